@@ -1,0 +1,308 @@
+/*
+ * tlsf.h - a constant-time memory allocator: Two-Level Segregated Fit.
+ *
+ * A heap (tlsf_t) is a control structure placed in memory the caller provides, plus one or
+ * more pools (pool_t): regions of memory the caller hands over for the heap to carve up.
+ * tlsf_malloc, tlsf_free, tlsf_realloc and tlsf_memalign run in bounded time: their code
+ * has no loop whose trip count depends on the number of blocks, pools or the pool size.
+ *
+ * The names and meanings follow the widespread C TLSF API (tlsf_create ... tlsf_check),
+ * so a program written against it switches by changing its include path. Additions:
+ * tlsf_calloc, tlsf_aligned_alloc, tlsf_memalign_offset, statistics, the largest request
+ * that is sure to succeed, and an error handler that hears about misuse.
+ *
+ * Guarantees that hold for every call:
+ *   - Every pointer returned is aligned to tlsf_align_size() (alignof(max_align_t) by
+ *     default: 8 on 32-bit ARM, 16 on x86-64).
+ *   - "Good fit": a request is rounded up to the lower bound of its size class, so the
+ *     first block of the chosen free list always fits and no list is searched. The block
+ *     keeps that rounded size, so a size that was just freed can always be allocated
+ *     again. The rounding wastes less than 1/2^TLSF_SL_INDEX_LOG2 of the request
+ *     (6.25% with 16 second-level lists, 3.1% with 32) plus the alignment padding.
+ *   - No call on a valid heap corrupts it when given bad arguments: each case below has
+ *     a stated result.
+ *
+ * Threads: a heap is not locked internally. Calls on one heap must not overlap; wrap them
+ * in the lock of your RTOS or use the C++ layer's locked default heap.
+ *
+ * Dependencies: <stddef.h>, <stdint.h>, <stdbool.h>, memcpy and memset. No stdio, no
+ * global state: everything lives in the caller's memory.
+ */
+#ifndef TLSF_H
+#define TLSF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tlsf_config.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A heap. Distinct from pool_t: passing one where the other is expected does not compile. */
+typedef struct tlsf_heap *tlsf_t;
+/* A pool: a region of memory added to a heap. */
+typedef struct tlsf_pool *pool_t;
+
+/* What the heap detected. Passed to the error handler. */
+typedef enum tlsf_error {
+    TLSF_ERROR_NONE = 0,
+    TLSF_ERROR_DOUBLE_FREE,     /* the block is already free */
+    TLSF_ERROR_BAD_POINTER,     /* misaligned, or not the start of a block of this heap */
+    TLSF_ERROR_CORRUPT_BLOCK,   /* a block header does not hold what the heap wrote */
+    TLSF_ERROR_BAD_POOL,        /* pool memory misaligned, too small or too large */
+    TLSF_ERROR_POOL_IN_USE      /* tlsf_remove_pool on a pool that holds allocations */
+} tlsf_error_t;
+
+/*
+ * The error handler. Called when a heap detects misuse, with the heap, the reason and
+ * the pointer involved, and the user value given to tlsf_set_error_handler. When it
+ * returns, the call that detected the misuse does nothing further (free leaves the heap
+ * as it was, realloc returns NULL, add_pool returns NULL): the heap stays consistent.
+ * The default, when no handler is installed, is to do exactly that silently; the C++
+ * layer and the checked builds install one that reports and aborts.
+ */
+typedef void (*tlsf_error_handler_t)(tlsf_t tlsf, tlsf_error_t reason, const void *ptr,
+                                     void *user);
+
+/* Called by tlsf_walk_pool for each block: its user pointer, usable size and state. */
+typedef void (*tlsf_walker)(void *ptr, size_t size, int used, void *user);
+
+/* Statistics of a heap (see tlsf_get_stats). Byte counts include block headers. */
+typedef struct tlsf_stats {
+    size_t pool_bytes;          /* bytes the pools provide for blocks */
+    size_t used_bytes;          /* bytes in allocated blocks, headers included */
+    size_t free_bytes;          /* pool_bytes - used_bytes */
+    size_t peak_used_bytes;     /* the highest used_bytes seen (since create or reset) */
+    size_t live_blocks;         /* allocations not yet freed */
+    size_t alloc_count;         /* successful allocations, reallocations that moved included */
+    size_t free_count;          /* blocks freed */
+    size_t failed_count;        /* allocation requests that returned NULL */
+    size_t largest_allocatable; /* same as tlsf_largest_allocatable() */
+    size_t pool_count;          /* pools currently in the heap */
+} tlsf_stats_t;
+
+/* Every public symbol carries the configuration tag; see tlsf_config.h. */
+#define tlsf_create TLSF_ABI_NAME(tlsf_create)
+#define tlsf_create_with_pool TLSF_ABI_NAME(tlsf_create_with_pool)
+#define tlsf_destroy TLSF_ABI_NAME(tlsf_destroy)
+#define tlsf_get_pool TLSF_ABI_NAME(tlsf_get_pool)
+#define tlsf_add_pool TLSF_ABI_NAME(tlsf_add_pool)
+#define tlsf_remove_pool TLSF_ABI_NAME(tlsf_remove_pool)
+#define tlsf_malloc TLSF_ABI_NAME(tlsf_malloc)
+#define tlsf_calloc TLSF_ABI_NAME(tlsf_calloc)
+#define tlsf_memalign TLSF_ABI_NAME(tlsf_memalign)
+#define tlsf_memalign_offset TLSF_ABI_NAME(tlsf_memalign_offset)
+#define tlsf_aligned_alloc TLSF_ABI_NAME(tlsf_aligned_alloc)
+#define tlsf_realloc TLSF_ABI_NAME(tlsf_realloc)
+#define tlsf_free TLSF_ABI_NAME(tlsf_free)
+#define tlsf_block_size TLSF_ABI_NAME(tlsf_block_size)
+#define tlsf_size TLSF_ABI_NAME(tlsf_size)
+#define tlsf_align_size TLSF_ABI_NAME(tlsf_align_size)
+#define tlsf_block_size_min TLSF_ABI_NAME(tlsf_block_size_min)
+#define tlsf_block_size_max TLSF_ABI_NAME(tlsf_block_size_max)
+#define tlsf_pool_overhead TLSF_ABI_NAME(tlsf_pool_overhead)
+#define tlsf_alloc_overhead TLSF_ABI_NAME(tlsf_alloc_overhead)
+#define tlsf_walk_pool TLSF_ABI_NAME(tlsf_walk_pool)
+#define tlsf_check TLSF_ABI_NAME(tlsf_check)
+#define tlsf_check_pool TLSF_ABI_NAME(tlsf_check_pool)
+#define tlsf_get_stats TLSF_ABI_NAME(tlsf_get_stats)
+#define tlsf_reset_peak TLSF_ABI_NAME(tlsf_reset_peak)
+#define tlsf_largest_allocatable TLSF_ABI_NAME(tlsf_largest_allocatable)
+#define tlsf_set_error_handler TLSF_ABI_NAME(tlsf_set_error_handler)
+#define tlsf_error_string TLSF_ABI_NAME(tlsf_error_string)
+
+/* ---- Heaps -------------------------------------------------------------------------- */
+
+/*
+ * tlsf_create: build an empty heap (no pools) in `mem`, which must hold tlsf_size()
+ * bytes and be aligned to tlsf_align_size(). Touches only the bitmaps and statistics,
+ * not the free-list heads (a head is read only after its bitmap bit says it is in use),
+ * so it takes a few dozen stores whatever the configuration. Returns the heap, or NULL
+ * if `mem` is NULL or misaligned. The heap lives entirely inside `mem`.
+ */
+tlsf_t tlsf_create(void *mem);
+
+/*
+ * tlsf_create_with_pool: tlsf_create on the start of `mem`, then tlsf_add_pool with the
+ * remaining `bytes - tlsf_size()` bytes. Returns the heap, or NULL if `mem` is NULL or
+ * misaligned, or if the rest is not a valid pool (too small, too large; see
+ * tlsf_add_pool). tlsf_get_pool returns that pool.
+ */
+tlsf_t tlsf_create_with_pool(void *mem, size_t bytes);
+
+/*
+ * tlsf_destroy: end the use of a heap. The heap owns no resources, so this does nothing
+ * beyond documenting intent; the caller may reuse the memory afterwards. NULL is ignored.
+ */
+void tlsf_destroy(tlsf_t tlsf);
+
+/*
+ * tlsf_get_pool: the pool that tlsf_create_with_pool placed after the control structure
+ * (its address is `tlsf + tlsf_size()`). Meaningful only for heaps made that way.
+ */
+pool_t tlsf_get_pool(tlsf_t tlsf);
+
+/* ---- Pools -------------------------------------------------------------------------- */
+
+/*
+ * tlsf_add_pool: give the `bytes` bytes at `mem` to the heap, as one free block. `mem`
+ * must be aligned to tlsf_align_size(); `bytes` must be at least tlsf_pool_overhead() +
+ * tlsf_block_size_min() and the usable part at most tlsf_block_size_max() (bytes beyond
+ * a multiple of the alignment are left unused). Any number of pools may be added; they
+ * must not overlap each other or the control structure. O(1). Returns the pool, or NULL
+ * (and the error handler hears TLSF_ERROR_BAD_POOL) if `tlsf` or `mem` is NULL, `mem` is
+ * misaligned, or `bytes` is out of range; the heap is then unchanged.
+ */
+pool_t tlsf_add_pool(tlsf_t tlsf, void *mem, size_t bytes);
+
+/*
+ * tlsf_remove_pool: take a pool back from the heap. The pool must hold no allocation
+ * (it is then a single free block); if it does, the error handler hears
+ * TLSF_ERROR_POOL_IN_USE and nothing changes. O(1). NULL arguments are ignored.
+ */
+void tlsf_remove_pool(tlsf_t tlsf, pool_t pool);
+
+/* ---- Allocation ----------------------------------------------------------------------- */
+
+/*
+ * tlsf_malloc: a block of at least `bytes` usable bytes, aligned to tlsf_align_size(),
+ * or NULL if no free block is large enough (counted in failed_count). `bytes == 0`
+ * returns a unique minimum-size block, like glibc. Sizes above
+ * tlsf_block_size_max() - tlsf_alloc_overhead(), SIZE_MAX included, return NULL without
+ * wrapping around. O(1): one size-class computation, at most two bitmap searches, one
+ * list removal and at most one split.
+ */
+void *tlsf_malloc(tlsf_t tlsf, size_t bytes);
+
+/*
+ * tlsf_calloc: tlsf_malloc(count * size) with the block zeroed. Returns NULL if the
+ * product overflows size_t or the allocation fails. O(1) plus the memset.
+ */
+void *tlsf_calloc(tlsf_t tlsf, size_t count, size_t size);
+
+/*
+ * tlsf_memalign: a block of at least `bytes` usable bytes whose address is a multiple of
+ * `align`. `align` must be a power of two; any power of two up to the pool size works.
+ * Alignments not above tlsf_align_size() behave as tlsf_malloc. Returns NULL if `align`
+ * is zero or not a power of two, or if no block is large enough; the heap is unchanged.
+ * O(1): like tlsf_malloc, plus at most one extra split for the leading gap. A later
+ * tlsf_realloc keeps the alignment.
+ */
+void *tlsf_memalign(tlsf_t tlsf, size_t align, size_t bytes);
+
+/*
+ * tlsf_memalign_offset: like tlsf_memalign, but it is `(char *)result + offset` that is a
+ * multiple of `align` (for a prefix header before aligned data, as EASTL-style allocators
+ * and DMA descriptors need). `offset` must be a multiple of min(align,
+ * tlsf_align_size()), since every block starts at such a multiple, and smaller than
+ * `bytes` unless `bytes` is 0; otherwise the result is NULL. A later tlsf_realloc keeps
+ * the address's natural alignment, not the offset relation.
+ */
+void *tlsf_memalign_offset(tlsf_t tlsf, size_t align, size_t bytes, size_t offset);
+
+/*
+ * tlsf_aligned_alloc: C11 aligned_alloc on this heap: tlsf_memalign(tlsf, align, bytes).
+ * Unlike some C libraries it does not require `bytes` to be a multiple of `align`.
+ */
+void *tlsf_aligned_alloc(tlsf_t tlsf, size_t align, size_t bytes);
+
+/*
+ * tlsf_realloc: resize the block at `ptr` to at least `bytes` usable bytes, keeping its
+ * contents up to the smaller size. Shrinks in place (returning the tail to the heap);
+ * grows in place when the next block is free and large enough; otherwise allocates a new
+ * block (with the same alignment if `ptr` came from tlsf_memalign), copies and frees the
+ * old one. `ptr == NULL` is tlsf_malloc(bytes); `bytes == 0` with a non-NULL `ptr` frees
+ * it and returns NULL. On failure returns NULL and the old block is untouched. A `ptr`
+ * that fails the free-time checks (see TLSF_CHECKS) is reported and NULL is returned.
+ * O(1) apart from the copy.
+ */
+void *tlsf_realloc(tlsf_t tlsf, void *ptr, size_t bytes);
+
+/*
+ * tlsf_free: return a block to the heap, merging it with free physical neighbours. NULL
+ * is ignored. With TLSF_CHECKS >= 1, a misaligned pointer (TLSF_ERROR_BAD_POINTER) or a
+ * block that is already free (TLSF_ERROR_DOUBLE_FREE) is reported to the error handler
+ * and the heap is left untouched. A pointer that did not come from this heap is
+ * undefined behaviour unless the checks catch it. O(1): at most two list removals and
+ * one insertion.
+ */
+void tlsf_free(tlsf_t tlsf, void *ptr);
+
+/* ---- Sizes and constants ------------------------------------------------------------ */
+
+/*
+ * tlsf_block_size: the usable size of the block at `ptr` (at least what was asked for;
+ * the rounding of "good fit" may add a little). 0 for NULL.
+ */
+size_t tlsf_block_size(void *ptr);
+
+/* tlsf_size: bytes needed for a heap's control structure (a multiple of the alignment). */
+size_t tlsf_size(void);
+/* tlsf_align_size: the alignment of every returned pointer and of pool memory. */
+size_t tlsf_align_size(void);
+/* tlsf_block_size_min: the smallest block size a pool must be able to hold. */
+size_t tlsf_block_size_min(void);
+/* tlsf_block_size_max: the size every block, and a pool's usable part, stays below. */
+size_t tlsf_block_size_max(void);
+/* tlsf_pool_overhead: bytes of a pool not available to blocks (the end sentinel). */
+size_t tlsf_pool_overhead(void);
+/* tlsf_alloc_overhead: bytes of header per allocated block (one machine word). */
+size_t tlsf_alloc_overhead(void);
+
+/* ---- Inspection ------------------------------------------------------------------- */
+
+/*
+ * tlsf_walk_pool: call `walker(ptr, usable_size, used, user)` for each block of the pool
+ * in address order. A NULL walker does nothing. Linear in the pool's block count; not for
+ * real-time paths.
+ */
+void tlsf_walk_pool(pool_t pool, tlsf_walker walker, void *user);
+
+/*
+ * tlsf_check: verify the heap's bitmaps and free lists: every bitmap bit matches a
+ * non-empty list, every listed block is free, links are consistent and the block sits in
+ * the list its size maps to. Returns 0 when all holds, otherwise the number of failed
+ * checks. Linear in the number of free blocks. NULL returns 1.
+ */
+int tlsf_check(tlsf_t tlsf);
+
+/*
+ * tlsf_check_pool: verify a pool's physical chain: sizes in range, no two free blocks
+ * adjacent, the "previous is free" flags and back-links right, the sentinel in place.
+ * Returns 0 or the number of failed checks. Linear in the pool's block count.
+ */
+int tlsf_check_pool(pool_t pool);
+
+/*
+ * tlsf_get_stats: fill `*stats` with the heap's statistics. O(1). With TLSF_STATS == 0
+ * only pool_bytes, pool_count and largest_allocatable are filled; the rest are 0.
+ * NULL arguments are ignored.
+ */
+void tlsf_get_stats(tlsf_t tlsf, tlsf_stats_t *stats);
+
+/* tlsf_reset_peak: set peak_used_bytes to the current used_bytes. NULL is ignored. */
+void tlsf_reset_peak(tlsf_t tlsf);
+
+/*
+ * tlsf_largest_allocatable: the largest `bytes` for which tlsf_malloc(tlsf, bytes) would
+ * succeed right now (0 if none would). Exact, not an estimate: computed in O(1) from the
+ * bitmaps, using the same size-class rounding as tlsf_malloc.
+ */
+size_t tlsf_largest_allocatable(tlsf_t tlsf);
+
+/*
+ * tlsf_set_error_handler: install `handler` (NULL restores the silent default) and the
+ * `user` value passed back to it. See tlsf_error_handler_t.
+ */
+void tlsf_set_error_handler(tlsf_t tlsf, tlsf_error_handler_t handler, void *user);
+
+/* tlsf_error_string: a short English description of `reason`; never NULL. */
+const char *tlsf_error_string(tlsf_error_t reason);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TLSF_H */

@@ -1,0 +1,109 @@
+/*
+ * tlsf_config.h - every compile-time choice of the TLSF heap, in one place.
+ *
+ * Each setting can be given on the compiler command line (-DTLSF_SL_INDEX_LOG2=4) or in a
+ * header named by TLSF_USER_CONFIG (-DTLSF_USER_CONFIG='"my_tlsf_config.h"'). The CMake
+ * target `tlsf::tlsf` exports the settings it was built with to everything that links it,
+ * so a program and the library always agree.
+ *
+ * A translation unit compiled with settings different from the library's does not link:
+ * every public symbol carries a tag naming the configuration (see TLSF_ABI_TAG below).
+ * A mismatch is therefore a link error, never a heap laid out two ways at run time.
+ */
+#ifndef TLSF_CONFIG_H
+#define TLSF_CONFIG_H
+
+#include <stdint.h>
+
+#ifdef TLSF_USER_CONFIG
+#include TLSF_USER_CONFIG
+#endif
+
+/* Pointer width, known to the preprocessor. */
+#if UINTPTR_MAX > 0xFFFFFFFFu
+#define TLSF_PTR_BITS 64
+#else
+#define TLSF_PTR_BITS 32
+#endif
+
+/*
+ * TLSF_ALIGN_LOG2: every pointer the heap returns is aligned to 1 << TLSF_ALIGN_LOG2, and
+ * every block size is a multiple of it. Default: two machine words, which is
+ * alignof(max_align_t) on the targets we serve (8 on 32-bit ARM EABI, 16 on x86-64).
+ * Must be at least log2 of two words; larger values are allowed.
+ */
+#ifndef TLSF_ALIGN_LOG2
+#if TLSF_PTR_BITS == 64
+#define TLSF_ALIGN_LOG2 4
+#else
+#define TLSF_ALIGN_LOG2 3
+#endif
+#endif
+
+/*
+ * TLSF_SL_INDEX_LOG2: log2 of the number of second-level lists per power of two. More
+ * lists mean a closer fit (a request is rounded up by at most 1/2^SL of its size) and a
+ * larger control structure. 1..5.
+ */
+#ifndef TLSF_SL_INDEX_LOG2
+#if TLSF_PTR_BITS == 64
+#define TLSF_SL_INDEX_LOG2 5
+#else
+#define TLSF_SL_INDEX_LOG2 4
+#endif
+#endif
+
+/*
+ * TLSF_MAX_BLOCK_LOG2: every block, and so every pool, is smaller than
+ * 1 << TLSF_MAX_BLOCK_LOG2 bytes. Larger pools are refused by tlsf_add_pool. Each extra
+ * bit costs one row of 2^SL list heads in the control structure.
+ */
+#ifndef TLSF_MAX_BLOCK_LOG2
+#if TLSF_PTR_BITS == 64
+#define TLSF_MAX_BLOCK_LOG2 36
+#else
+#define TLSF_MAX_BLOCK_LOG2 28
+#endif
+#endif
+
+/*
+ * TLSF_STATS: 1 keeps the statistics of tlsf_get_stats up to date on every call (a few
+ * loads and stores per call); 0 removes that work and tlsf_get_stats reports only what
+ * can be derived from the bitmaps.
+ */
+#ifndef TLSF_STATS
+#define TLSF_STATS 1
+#endif
+
+/*
+ * TLSF_CHECKS: how much the heap verifies on free and realloc, always in O(1).
+ *   0  nothing: the fastest; misuse is undefined behaviour.
+ *   1  the pointer's alignment and a double free (the block is already free) are
+ *      reported to the error handler and the call does nothing. Default.
+ */
+#ifndef TLSF_CHECKS
+#define TLSF_CHECKS 1
+#endif
+
+/*
+ * TLSF_USE_BUILTIN_BITSCAN: 1 uses the compiler's count-leading/trailing-zeros builtins
+ * (one CLZ instruction on Cortex-M3/M4/M7, BSR/LZCNT on x86); 0 uses a portable,
+ * branch-bounded fallback. Defaults to 1 with GCC and Clang.
+ */
+#ifndef TLSF_USE_BUILTIN_BITSCAN
+#if defined(__GNUC__) || defined(__clang__)
+#define TLSF_USE_BUILTIN_BITSCAN 1
+#else
+#define TLSF_USE_BUILTIN_BITSCAN 0
+#endif
+#endif
+
+/* Configuration tag appended to every public symbol (see the top of this file). */
+#define TLSF_CAT5_(a, b, c, d, e) a##b##c##d##e
+#define TLSF_TAG_(p, a, s, m, st, ck) TLSF_CAT5_(p##a, _s##s, _m##m, _t##st, _c##ck)
+#define TLSF_ABI_TAG_(p, a, s, m, st, ck) TLSF_TAG_(p, a, s, m, st, ck)
+#define TLSF_ABI_NAME(name)                                                                    \
+    TLSF_ABI_TAG_(name##_a, TLSF_ALIGN_LOG2, TLSF_SL_INDEX_LOG2, TLSF_MAX_BLOCK_LOG2,          \
+                  TLSF_STATS, TLSF_CHECKS)
+
+#endif /* TLSF_CONFIG_H */

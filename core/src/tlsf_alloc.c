@@ -1,0 +1,264 @@
+/*
+ * tlsf_alloc.c - the real-time paths: malloc, memalign, realloc and free.
+ *
+ * Why each is O(1): none of them contains a loop. A request is mapped to a size class
+ * with one bit scan (class_round_up), a free block is found with at most two more
+ * (take_free_block), and a block is split or merged with its physical neighbours through
+ * the links in its header: a fixed number of list and bitmap updates whatever the number
+ * of blocks, pools or the pool size. The only work proportional to a size is the memcpy
+ * of a realloc that has to move and the memset of calloc.
+ */
+#include <string.h>
+
+#include "tlsf_heap.h"
+
+/* Count a failed request; returns NULL for the caller to pass on. */
+static void *alloc_failed(tlsf_t heap) {
+#if TLSF_STATS
+    if (heap) heap->failed_count++;
+#else
+    (void)heap;
+#endif
+    return NULL;
+}
+
+/*
+ * Hand the first `span` bytes of the unlinked free block `block` (span `have`) to the
+ * user, with size-word flags `flags`, and return the rest to the heap when it is large
+ * enough to be a block. Otherwise the user gets the whole block: the leftover is smaller
+ * than MIN_SPAN, so it could never be allocated on its own anyway.
+ */
+static inline void block_use_front(tlsf_t heap, block_t *block, size_t have, size_t span,
+                                   size_t flags) {
+    size_t rest = have - span;
+    if (rest >= MIN_SPAN) {
+        block_t *tail = block_at(block, span);
+        *slot_size(tail) = rest | BLOCK_FREE;
+        *slot_prev_phys(block_at(tail, rest)) = tail; /* its PREV_FREE flag is still set */
+        free_list_insert(heap, tail, rest);
+    } else {
+        span = have;
+        *slot_size(block_at(block, have)) &= ~(size_t)BLOCK_PREV_FREE;
+    }
+    *slot_size(block) = span | flags;
+    stats_on_alloc(heap, span);
+}
+
+void *tlsf_malloc(tlsf_t heap, size_t bytes) {
+    unsigned index;
+    size_t span;
+    block_t *block;
+    if (heap == NULL || bytes > MAX_REQUEST) return alloc_failed(heap);
+    span = class_round_up(request_span(bytes), &index);
+    block = take_free_block(heap, index);
+    if (block == NULL) return alloc_failed(heap);
+    /* A free block's size word holds only its span and BLOCK_FREE: its neighbours are
+     * in use, and BLOCK_ALIGNED is only ever set on blocks in use. */
+    block_use_front(heap, block, *slot_size(block) - BLOCK_FREE, span, 0);
+    return block_to_ptr(block);
+}
+
+void *tlsf_calloc(tlsf_t heap, size_t count, size_t size) {
+    size_t bytes;
+    void *ptr;
+    if (size != 0 && count > SIZE_MAX / size) return alloc_failed(heap);
+    bytes = count * size;
+    ptr = tlsf_malloc(heap, bytes);
+    if (ptr) memset(ptr, 0, bytes);
+    return ptr;
+}
+
+/* log2 of the largest power of two dividing `address`, at most `limit_log2`. */
+static unsigned natural_alignment_log2(uintptr_t address, unsigned limit_log2) {
+    uintptr_t lowest = address & (~address + 1u);
+    unsigned log2 = lowest ? bits_fls_size((size_t)lowest) : limit_log2;
+    return log2 < limit_log2 ? log2 : limit_log2;
+}
+
+void *tlsf_memalign_offset(tlsf_t heap, size_t align, size_t bytes, size_t offset) {
+    unsigned index;
+    size_t want, room, have, gap, flags = BLOCK_ALIGNED;
+    block_t *block;
+    uintptr_t first, target;
+    if (heap == NULL || align == 0 || (align & (align - 1)) != 0) return alloc_failed(heap);
+    if (align <= TLSF_ALIGN) {
+        /* Every block already has this alignment; the offset must keep it. */
+        if (offset & (align - 1)) return alloc_failed(heap);
+        return tlsf_malloc(heap, bytes);
+    }
+    if ((offset & (TLSF_ALIGN - 1)) || align > MAX_SPAN || bytes > MAX_REQUEST - TLSF_WORD)
+        return alloc_failed(heap);
+    /* One more word records the alignment for realloc (see slot_alignment_log2). */
+    want = class_round_up(request_span(bytes + TLSF_WORD), &index);
+    /* Room for the block plus the largest leading gap: a gap is 0 or at least MIN_SPAN
+     * (it must become a free block), so it is below align + MIN_SPAN. */
+    room = want + align + MIN_SPAN - TLSF_ALIGN;
+    if (room > TOP_CLASS_SPAN) return alloc_failed(heap);
+    class_round_up(room, &index);
+    block = take_free_block(heap, index);
+    if (block == NULL) return alloc_failed(heap);
+    have = *slot_size(block) - BLOCK_FREE;
+
+    /* The smallest gap that puts user pointer + offset on a multiple of align. */
+    first = (uintptr_t)block_to_ptr(block);
+    target = (uintptr_t)0 - (uintptr_t)offset;
+    gap = (size_t)((target - first) & (align - 1));
+    if (gap != 0 && gap < MIN_SPAN) gap += align;
+    if (gap != 0) {
+        /* The gap becomes a free block of its own; the block before it is in use. */
+        block_t *aligned = block_at(block, gap);
+        *slot_size(block) = gap | BLOCK_FREE;
+        *slot_prev_phys(aligned) = block;
+        free_list_insert(heap, block, gap);
+        block = aligned;
+        have -= gap;
+        flags |= BLOCK_PREV_FREE;
+    }
+    block_use_front(heap, block, have, want, flags);
+    *slot_alignment_log2(block, word_span(*slot_size(block))) = natural_alignment_log2(
+        (uintptr_t)block_to_ptr(block), bits_fls_size(align));
+    return block_to_ptr(block);
+}
+
+void *tlsf_memalign(tlsf_t heap, size_t align, size_t bytes) {
+    return tlsf_memalign_offset(heap, align, bytes, 0);
+}
+
+void *tlsf_aligned_alloc(tlsf_t heap, size_t align, size_t bytes) {
+    return tlsf_memalign_offset(heap, align, bytes, 0);
+}
+
+/* ---- Freeing ---- */
+
+/*
+ * The free-time checks (TLSF_CHECKS >= 1): the pointer is aligned like every block's,
+ * and its block is not already free. On misuse the handler hears of it and the caller
+ * must leave the heap alone.
+ */
+static inline int block_check_in_use(tlsf_t heap, const void *ptr) {
+#if TLSF_CHECKS >= 1
+    if ((uintptr_t)ptr & (TLSF_ALIGN - 1)) {
+        tlsf_report(heap, TLSF_ERROR_BAD_POINTER, ptr);
+        return 0;
+    }
+    if (*slot_size(block_from_ptr(ptr)) & BLOCK_FREE) {
+        tlsf_report(heap, TLSF_ERROR_DOUBLE_FREE, ptr);
+        return 0;
+    }
+#else
+    (void)heap;
+    (void)ptr;
+#endif
+    return 1;
+}
+
+/* If the block after the `span` bytes at `block` is free, unlink it and add its span. */
+static inline size_t merge_next(tlsf_t heap, block_t *block, size_t span) {
+    block_t *next = block_at(block, span);
+    size_t next_word = *slot_size(next);
+    if (next_word & BLOCK_FREE) {
+        free_list_remove(heap, next);
+        span += next_word - BLOCK_FREE;
+    }
+    return span;
+}
+
+/* Make the `span` bytes at `block` a free block, whose neighbours are both in use. */
+static inline void publish_free(tlsf_t heap, block_t *block, size_t span) {
+    block_t *after = block_at(block, span);
+    *slot_size(block) = span | BLOCK_FREE;
+    *slot_prev_phys(after) = block;
+    *slot_size(after) |= BLOCK_PREV_FREE;
+    free_list_insert(heap, block, span);
+}
+
+void tlsf_free(tlsf_t heap, void *ptr) {
+    block_t *block;
+    size_t word, span;
+    if (ptr == NULL || heap == NULL || !block_check_in_use(heap, ptr)) return;
+    block = block_from_ptr(ptr);
+    word = *slot_size(block);
+    span = word_span(word);
+    stats_on_free(heap, span);
+    span = merge_next(heap, block, span);
+    if (word & BLOCK_PREV_FREE) {
+        block_t *prev = *slot_prev_phys(block);
+        free_list_remove(heap, prev);
+#if TLSF_CHECKS >= 1
+        *slot_size(block) = word | BLOCK_FREE; /* a second free of ptr is still caught */
+#endif
+        span += (size_t)((char *)block - (char *)prev);
+        block = prev;
+    }
+    publish_free(heap, block, span);
+}
+
+/* ---- Reallocation ---- */
+
+/* Return the part of the in-use block beyond `want` bytes of span to the heap, if that
+ * part is large enough to be a block. want <= the block's span. */
+static void block_trim_used(tlsf_t heap, block_t *block, size_t want) {
+    size_t word = *slot_size(block);
+    size_t have = word_span(word);
+    block_t *tail;
+    if (have - want < MIN_SPAN) return;
+    *slot_size(block) = word - (have - want);
+    stats_on_resize(heap, have, want);
+    tail = block_at(block, want);
+    publish_free(heap, tail, merge_next(heap, tail, have - want));
+}
+
+/* realloc that cannot stay in place: allocate (with the same alignment), copy, free. */
+static void *realloc_move(tlsf_t heap, void *ptr, size_t bytes, size_t word) {
+    void *fresh;
+    size_t keep = block_usable(word);
+    if (word & BLOCK_ALIGNED) {
+        size_t log2 = *slot_alignment_log2(block_from_ptr(ptr), word_span(word));
+        fresh = tlsf_memalign(heap, (size_t)1 << log2, bytes);
+    } else {
+        fresh = tlsf_malloc(heap, bytes);
+    }
+    if (fresh == NULL) return NULL;
+    memcpy(fresh, ptr, bytes < keep ? bytes : keep);
+    tlsf_free(heap, ptr);
+    return fresh;
+}
+
+void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
+    block_t *block;
+    size_t word, have, want, record = 0, extra;
+    unsigned index;
+    if (ptr == NULL) return tlsf_malloc(heap, bytes);
+    if (bytes == 0) {
+        tlsf_free(heap, ptr);
+        return NULL;
+    }
+    if (heap == NULL || !block_check_in_use(heap, ptr)) return NULL;
+    block = block_from_ptr(ptr);
+    word = *slot_size(block);
+    have = word_span(word);
+    extra = (word & BLOCK_ALIGNED) ? TLSF_WORD : 0;
+    if (bytes > MAX_REQUEST - extra) return alloc_failed(heap);
+    if (extra) record = *slot_alignment_log2(block, have);
+    want = class_round_up(request_span(bytes + extra), &index);
+
+    if (want > have) {
+        block_t *next = block_at(block, have);
+        size_t next_word = *slot_size(next);
+        size_t grown = have + next_word - BLOCK_FREE;
+        if (!(next_word & BLOCK_FREE) || grown < want)
+            return realloc_move(heap, ptr, bytes, word);
+        /* Absorb the free block that follows. */
+        free_list_remove(heap, next);
+        *slot_size(block_at(block, grown)) &= ~(size_t)BLOCK_PREV_FREE;
+        *slot_size(block) = word + (grown - have);
+        stats_on_resize(heap, have, grown);
+    }
+    block_trim_used(heap, block, want);
+    if (extra) *slot_alignment_log2(block, word_span(*slot_size(block))) = record;
+    return ptr;
+}
+
+size_t tlsf_block_size(void *ptr) {
+    return ptr ? block_usable(*slot_size(block_from_ptr(ptr))) : 0;
+}

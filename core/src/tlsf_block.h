@@ -1,0 +1,110 @@
+/*
+ * tlsf_block.h - the layout of a block inside a pool.
+ *
+ * A pool is a chain of blocks in address order, ended by a zero-size sentinel. A block
+ * starting at address b looks like this (W = one machine word):
+ *
+ *   b + 0   prev_phys  the previous block, valid only while that block is free
+ *   b + W   size word  the block's span (bytes from b to the next block) | flags
+ *   b + 2W  user data  ... (the pointer tlsf_malloc returns)
+ *           next_free  } only while the block is free: its links in the
+ *           prev_free  } doubly linked list of its size class
+ *
+ * The next block's prev_phys word lies just past this block's span. While this block is
+ * in use nobody needs a pointer back to it, so that word belongs to its user data:
+ * usable size = span - W, and the overhead of an allocated block is the one size word.
+ *
+ * Invariants (checked by tlsf_check_pool):
+ *   - every span is a multiple of TLSF_ALIGN and at least MIN_SPAN (the sentinel: 0);
+ *   - every block's user pointer, b + HEADER_SIZE, is aligned to TLSF_ALIGN;
+ *   - no two free blocks are adjacent: free coalesces at once, so a free block's
+ *     neighbours are both in use and its size word has no PREV_FREE flag;
+ *   - a block's PREV_FREE flag is set exactly when the block before it is free, and then
+ *     its prev_phys points at that block;
+ *   - the sentinel is "in use", so coalescing never runs off the end of a pool.
+ *
+ * Memory is accessed through typed slots (block_t ** and size_t *), not struct members,
+ * so that a free-list head in the control structure and a link inside a block are the
+ * same C type and the compiler may not assume they never alias.
+ */
+#ifndef TLSF_BLOCK_H
+#define TLSF_BLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tlsf_config.h"
+
+/* A block, only ever addressed through the slot accessors below. */
+typedef struct tlsf_block block_t;
+
+#define TLSF_WORD ((size_t)sizeof(size_t))
+#define TLSF_ALIGN ((size_t)1 << TLSF_ALIGN_LOG2)
+
+enum {
+    /* Flags in the low bits of the size word (spans are multiples of TLSF_ALIGN >= 8). */
+    BLOCK_FREE = 1,      /* this block is free */
+    BLOCK_PREV_FREE = 2, /* the block before this one is free */
+    BLOCK_ALIGNED = 4    /* made by memalign: its last word records the alignment */
+};
+#define BLOCK_FLAGS (TLSF_ALIGN - 1)
+
+/* From the block start to the user pointer: prev_phys and the size word. */
+#define HEADER_SIZE (2 * TLSF_WORD)
+/* Offset of the first block in an aligned pool, so that its user pointer is aligned. */
+#define POOL_START_OFFSET ((TLSF_ALIGN - HEADER_SIZE % TLSF_ALIGN) % TLSF_ALIGN)
+/* The end sentinel needs its prev_phys and size words. */
+#define SENTINEL_SIZE HEADER_SIZE
+/* A free block must hold its size word and two list links: its span covers b+W..b+4W. */
+#define MIN_SPAN ((4 * TLSF_WORD + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1))
+
+static inline block_t **slot_prev_phys(block_t *block) {
+    return (block_t **)(void *)block;
+}
+static inline size_t *slot_size(block_t *block) {
+    return (size_t *)(void *)((char *)block + TLSF_WORD);
+}
+static inline block_t **slot_next_free(block_t *block) {
+    return (block_t **)(void *)((char *)block + HEADER_SIZE);
+}
+static inline block_t **slot_prev_free(block_t *block) {
+    return (block_t **)(void *)((char *)block + HEADER_SIZE + TLSF_WORD);
+}
+
+/* The span recorded in a size word. */
+static inline size_t word_span(size_t word) {
+    return word & ~BLOCK_FLAGS;
+}
+
+/* The block `offset` bytes after `block` (the next one, when offset is its span). */
+static inline block_t *block_at(block_t *block, size_t offset) {
+    return (block_t *)(void *)((char *)block + offset);
+}
+
+static inline void *block_to_ptr(block_t *block) {
+    return (char *)block + HEADER_SIZE;
+}
+static inline block_t *block_from_ptr(const void *ptr) {
+    return (block_t *)(void *)((char *)(uintptr_t)ptr - HEADER_SIZE);
+}
+
+/* The first block of the pool whose (aligned) memory starts at `mem`. */
+static inline block_t *pool_first_block(void *mem) {
+    return (block_t *)(void *)((char *)mem + POOL_START_OFFSET);
+}
+
+/*
+ * A memalign'd block keeps log2 of its alignment in its last usable word (the slot that
+ * is the next block's prev_phys), so realloc can keep the alignment when it moves the
+ * block. Such a block offers one word less to its user.
+ */
+static inline size_t *slot_alignment_log2(block_t *block, size_t span) {
+    return (size_t *)(void *)((char *)block + span);
+}
+
+/* Usable bytes of an allocated block with size word `word`. */
+static inline size_t block_usable(size_t word) {
+    return word_span(word) - TLSF_WORD - ((word & BLOCK_ALIGNED) ? TLSF_WORD : 0);
+}
+
+#endif /* TLSF_BLOCK_H */

@@ -1,0 +1,226 @@
+/*
+ * tlsf_heap.h - the control structure: size classes, bitmaps and segregated free lists.
+ *
+ * Size classes. Spans below 2 * SMALL_SPAN are split linearly into classes TLSF_ALIGN
+ * apart (rows 0 and 1). Above that, each power of two [2^k, 2^(k+1)) is one row, split
+ * into SL_COUNT equal classes. Class index = row * SL_COUNT + column; it is computed with
+ * one "highest set bit" and no branch (class_of_span).
+ *
+ * Bitmaps. Bit `column` of sl_bitmap[row] is set exactly when the list of class
+ * (row, column) is non-empty; bit `row` of fl_bitmap is set exactly when sl_bitmap[row]
+ * is non-zero. Finding the first non-empty class at or above a given one therefore takes
+ * at most two bit scans (take_free_block).
+ *
+ * Free lists. Each class has a circular doubly linked list through the blocks'
+ * next_free/prev_free slots. Its head is a pair of words in `heads` that acts as a node
+ * of the list (a "pseudo-block" whose link slots are that pair). Because the head is a
+ * node, unlinking any block is two stores with no special case, and the list just became
+ * empty exactly when the unlinked block's two neighbours are the same node - the head,
+ * whose class is then known from its address. A head is read only while its bitmap bit
+ * is set, so creating a heap does not need to initialise the heads.
+ */
+#ifndef TLSF_HEAP_H
+#define TLSF_HEAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tlsf.h"
+#include "tlsf_bits.h"
+#include "tlsf_block.h"
+
+#define SL_COUNT (1u << TLSF_SL_INDEX_LOG2)
+#define SL_MASK (SL_COUNT - 1u)
+/* Spans below SMALL_SPAN * 2 use linear classes. */
+#define FL_SHIFT (TLSF_SL_INDEX_LOG2 + TLSF_ALIGN_LOG2)
+#define SMALL_SPAN ((size_t)1 << FL_SHIFT)
+#define ROW_COUNT (TLSF_MAX_BLOCK_LOG2 - FL_SHIFT + 1)
+#define LIST_COUNT (ROW_COUNT * SL_COUNT)
+/* Every span stays below this. */
+#define MAX_SPAN (((size_t)1 << TLSF_MAX_BLOCK_LOG2) - TLSF_ALIGN)
+/* The smallest span of the highest class: the largest span a request may round up to. */
+#define TOP_CLASS_SPAN                                                                     \
+    (((size_t)1 << TLSF_MAX_BLOCK_LOG2) -                                                  \
+     ((size_t)1 << (TLSF_MAX_BLOCK_LOG2 - 1 - TLSF_SL_INDEX_LOG2)))
+/* The largest request tlsf_malloc can ever satisfy. */
+#define MAX_REQUEST (TOP_CLASS_SPAN - TLSF_WORD)
+
+/* Compile-time checks of the configuration (C99 has no static_assert). */
+typedef char tlsf_check_align[(TLSF_ALIGN >= 2 * sizeof(void *)) ? 1 : -1];
+typedef char tlsf_check_word[(sizeof(size_t) == sizeof(void *)) ? 1 : -1];
+typedef char tlsf_check_sl[(TLSF_SL_INDEX_LOG2 >= 1 && TLSF_SL_INDEX_LOG2 <= 5) ? 1 : -1];
+typedef char tlsf_check_rows[(ROW_COUNT >= 2 && ROW_COUNT <= 32) ? 1 : -1];
+typedef char tlsf_check_max[(TLSF_MAX_BLOCK_LOG2 <= TLSF_PTR_BITS - 2) ? 1 : -1];
+
+struct tlsf_heap {
+    uint32_t fl_bitmap;
+    uint32_t sl_bitmap[ROW_COUNT];
+#if TLSF_STATS
+    size_t used_bytes; /* spans of allocated blocks */
+    size_t peak_used_bytes;
+    size_t alloc_count;
+    size_t free_count;
+    size_t failed_count;
+#endif
+    size_t pool_bytes; /* spans of the pools' first blocks */
+    size_t pool_count;
+    tlsf_error_handler_t on_error;
+    void *on_error_user;
+    /* heads[2 * i] and heads[2 * i + 1]: next_free and prev_free of class i's head node.
+     * Valid only while the class's bitmap bit is set. The fields above give the head
+     * pseudo-blocks room for their (never used) prev_phys and size words. */
+    block_t *heads[2 * LIST_COUNT];
+};
+
+typedef char tlsf_check_head_room[(offsetof(struct tlsf_heap, heads) >= HEADER_SIZE) ? 1 : -1];
+
+/* ---- Size classes ---- */
+
+/* The class a free block of this span belongs to: its span is at least the class's
+ * lower bound and below the next class's. */
+static inline unsigned class_of_span(size_t span) {
+    unsigned shift = bits_fls_size(span | SMALL_SPAN) - TLSF_SL_INDEX_LOG2;
+    return ((shift - TLSF_ALIGN_LOG2) << TLSF_SL_INDEX_LOG2) + (unsigned)(span >> shift);
+}
+
+/*
+ * Round a requested span up to the lower bound of its class ("good fit") and return that
+ * class in *index. Every block in that class or above is large enough, so the first block
+ * of the first non-empty list found will do. When the rounding carries into the next
+ * power of two, span >> shift becomes 2 * SL_COUNT, which is exactly the index of the
+ * next row's first class, so no second bit scan is needed.
+ */
+static inline size_t class_round_up(size_t span, unsigned *index) {
+    unsigned shift = bits_fls_size(span | SMALL_SPAN) - TLSF_SL_INDEX_LOG2;
+    size_t mask = ((size_t)1 << shift) - 1;
+    span = (span + mask) & ~mask;
+    *index = ((shift - TLSF_ALIGN_LOG2) << TLSF_SL_INDEX_LOG2) + (unsigned)(span >> shift);
+    return span;
+}
+
+/* The smallest span of class `index`. */
+static inline size_t class_lower_bound(unsigned index) {
+    unsigned row = index >> TLSF_SL_INDEX_LOG2;
+    if (row == 0) return (size_t)index << TLSF_ALIGN_LOG2;
+    return (size_t)(SL_COUNT + (index & SL_MASK)) << (row - 1 + TLSF_ALIGN_LOG2);
+}
+
+/* The span a request of `bytes` needs: user bytes plus the size word, aligned, at least
+ * MIN_SPAN. Callers check bytes <= MAX_REQUEST first, so nothing overflows. */
+static inline size_t request_span(size_t bytes) {
+    size_t span = (bytes + TLSF_WORD + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1);
+    return span < MIN_SPAN ? MIN_SPAN : span;
+}
+
+/* ---- Free lists ---- */
+
+/* The head node of class `index`, seen as a block whose link slots are its two words. */
+static inline block_t *list_head(tlsf_t heap, unsigned index) {
+    return (block_t *)(void *)((char *)&heap->heads[2 * index] - HEADER_SIZE);
+}
+
+/* The class whose head node is `head`. */
+static inline unsigned list_index(tlsf_t heap, block_t *head) {
+    return (unsigned)(((uintptr_t)head - (uintptr_t)list_head(heap, 0)) / (2 * sizeof(block_t *)));
+}
+
+/* Record that class `index` has become empty. */
+static inline void bitmap_clear(tlsf_t heap, unsigned index) {
+    unsigned row = index >> TLSF_SL_INDEX_LOG2;
+    uint32_t columns = heap->sl_bitmap[row] & ~((uint32_t)1 << (index & SL_MASK));
+    heap->sl_bitmap[row] = columns;
+    if (columns == 0) heap->fl_bitmap &= ~((uint32_t)1 << row);
+}
+
+/* Put a free block at the front of the list of its class. */
+static inline void free_list_insert(tlsf_t heap, block_t *block, size_t span) {
+    unsigned index = class_of_span(span);
+    unsigned row = index >> TLSF_SL_INDEX_LOG2;
+    uint32_t bit = (uint32_t)1 << (index & SL_MASK);
+    uint32_t columns = heap->sl_bitmap[row];
+    block_t *head = list_head(heap, index);
+    /* An empty list's head words are stale: the head is then its own neighbour. */
+    block_t *first = (columns & bit) ? *slot_next_free(head) : head;
+    *slot_next_free(block) = first;
+    *slot_prev_free(block) = head;
+    *slot_prev_free(first) = block;
+    *slot_next_free(head) = block;
+    heap->sl_bitmap[row] = columns | bit;
+    heap->fl_bitmap |= (uint32_t)1 << row;
+}
+
+/* Unlink a free block from whichever list holds it. */
+static inline void free_list_remove(tlsf_t heap, block_t *block) {
+    block_t *next = *slot_next_free(block);
+    block_t *prev = *slot_prev_free(block);
+    *slot_prev_free(next) = prev;
+    *slot_next_free(prev) = next;
+    if (next == prev) bitmap_clear(heap, list_index(heap, prev)); /* only the head is left */
+}
+
+/*
+ * Unlink and return the first block of the first non-empty class at or above `index`,
+ * or NULL if there is none. Two bit scans at most: the rest of the requested row, then
+ * the lowest non-empty row above it.
+ */
+static inline block_t *take_free_block(tlsf_t heap, unsigned index) {
+    unsigned row = index >> TLSF_SL_INDEX_LOG2;
+    uint32_t columns = heap->sl_bitmap[row] & (~(uint32_t)0 << (index & SL_MASK));
+    if (columns == 0) {
+        uint32_t rows = heap->fl_bitmap & (~(uint32_t)1 << row);
+        if (rows == 0) return NULL;
+        row = bits_ffs32(rows);
+        columns = heap->sl_bitmap[row];
+    }
+    index = (row << TLSF_SL_INDEX_LOG2) + bits_ffs32(columns);
+    block_t *head = list_head(heap, index);
+    block_t *block = *slot_next_free(head);
+    block_t *next = *slot_next_free(block);
+    *slot_next_free(head) = next;
+    *slot_prev_free(next) = head;
+    if (next == head) bitmap_clear(heap, index);
+    return block;
+}
+
+/* ---- Statistics ---- */
+
+static inline void stats_on_alloc(tlsf_t heap, size_t span) {
+#if TLSF_STATS
+    size_t used = heap->used_bytes + span;
+    heap->used_bytes = used;
+    if (used > heap->peak_used_bytes) heap->peak_used_bytes = used;
+    heap->alloc_count++;
+#else
+    (void)heap;
+    (void)span;
+#endif
+}
+
+static inline void stats_on_free(tlsf_t heap, size_t span) {
+#if TLSF_STATS
+    heap->used_bytes -= span;
+    heap->free_count++;
+#else
+    (void)heap;
+    (void)span;
+#endif
+}
+
+/* A block in use changed span in place (realloc). */
+static inline void stats_on_resize(tlsf_t heap, size_t old_span, size_t new_span) {
+#if TLSF_STATS
+    size_t used = heap->used_bytes - old_span + new_span;
+    heap->used_bytes = used;
+    if (used > heap->peak_used_bytes) heap->peak_used_bytes = used;
+#else
+    (void)heap;
+    (void)old_span;
+    (void)new_span;
+#endif
+}
+
+/* Report misuse to the heap's handler (defined in tlsf_inspect.c, out of the hot path). */
+#define tlsf_report TLSF_ABI_NAME(tlsf_report)
+void tlsf_report(tlsf_t heap, tlsf_error_t reason, const void *ptr);
+
+#endif /* TLSF_HEAP_H */

@@ -1,0 +1,118 @@
+/*
+ * tlsf_inspect.c - what a heap can tell about itself: constants, statistics, the largest
+ * allocatable request, consistency checks and error reporting.
+ */
+#include "tlsf_heap.h"
+
+size_t tlsf_size(void) {
+    return (sizeof(struct tlsf_heap) + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1);
+}
+size_t tlsf_align_size(void) {
+    return TLSF_ALIGN;
+}
+size_t tlsf_block_size_min(void) {
+    return MIN_SPAN - TLSF_WORD;
+}
+size_t tlsf_block_size_max(void) {
+    return (size_t)1 << TLSF_MAX_BLOCK_LOG2;
+}
+size_t tlsf_pool_overhead(void) {
+    return POOL_START_OFFSET + SENTINEL_SIZE;
+}
+size_t tlsf_alloc_overhead(void) {
+    return TLSF_WORD;
+}
+
+size_t tlsf_largest_allocatable(tlsf_t heap) {
+    unsigned row, index;
+    if (heap == NULL || heap->fl_bitmap == 0) return 0;
+    /* Every block of the highest non-empty class is at least that class's lower bound,
+     * and a request rounds up to exactly that bound: it succeeds, one more byte does not. */
+    row = bits_fls32(heap->fl_bitmap);
+    index = (row << TLSF_SL_INDEX_LOG2) + bits_fls32(heap->sl_bitmap[row]);
+    return class_lower_bound(index) - TLSF_WORD;
+}
+
+void tlsf_get_stats(tlsf_t heap, tlsf_stats_t *stats) {
+    if (heap == NULL || stats == NULL) return;
+    stats->pool_bytes = heap->pool_bytes;
+    stats->pool_count = heap->pool_count;
+    stats->largest_allocatable = tlsf_largest_allocatable(heap);
+#if TLSF_STATS
+    stats->used_bytes = heap->used_bytes;
+    stats->free_bytes = heap->pool_bytes - heap->used_bytes;
+    stats->peak_used_bytes = heap->peak_used_bytes;
+    stats->live_blocks = heap->alloc_count - heap->free_count;
+    stats->alloc_count = heap->alloc_count;
+    stats->free_count = heap->free_count;
+    stats->failed_count = heap->failed_count;
+#else
+    stats->used_bytes = stats->free_bytes = stats->peak_used_bytes = 0;
+    stats->live_blocks = stats->alloc_count = stats->free_count = stats->failed_count = 0;
+#endif
+}
+
+void tlsf_reset_peak(tlsf_t heap) {
+#if TLSF_STATS
+    if (heap) heap->peak_used_bytes = heap->used_bytes;
+#else
+    (void)heap;
+#endif
+}
+
+/* Check one free list: links, flags, class membership, physical neighbours. */
+static int check_list(tlsf_t heap, unsigned index) {
+    block_t *head = list_head(heap, index);
+    block_t *prev = head;
+    block_t *block = *slot_next_free(head);
+    size_t limit = heap->pool_bytes / MIN_SPAN + 1; /* more blocks than fit: a cycle */
+    int errors = block == head;                      /* bit set, list empty */
+    for (; block != head; prev = block, block = *slot_next_free(block)) {
+        size_t word = *slot_size(block);
+        block_t *after = block_at(block, word_span(word));
+        if (limit-- == 0) return errors + 1;
+        errors += (word & BLOCK_FLAGS) != BLOCK_FREE;
+        errors += class_of_span(word_span(word)) != index;
+        errors += *slot_prev_free(block) != prev;
+        errors += !(*slot_size(after) & BLOCK_PREV_FREE) || *slot_prev_phys(after) != block;
+    }
+    return errors + (*slot_prev_free(head) != prev);
+}
+
+int tlsf_check(tlsf_t heap) {
+    int errors = 0;
+    unsigned row, column;
+    if (heap == NULL) return 1;
+    if (ROW_COUNT < 32) errors += (heap->fl_bitmap >> (ROW_COUNT % 32)) != 0;
+    for (row = 0; row < ROW_COUNT; ++row) {
+        uint32_t columns = heap->sl_bitmap[row];
+        errors += ((heap->fl_bitmap >> row) & 1u) != (columns != 0);
+        if (SL_COUNT < 32) errors += (columns >> (SL_COUNT % 32)) != 0;
+        for (column = 0; column < SL_COUNT; ++column)
+            if (columns & ((uint32_t)1 << column))
+                errors += check_list(heap, (row << TLSF_SL_INDEX_LOG2) + column);
+    }
+    return errors;
+}
+
+void tlsf_set_error_handler(tlsf_t heap, tlsf_error_handler_t handler, void *user) {
+    if (heap == NULL) return;
+    heap->on_error = handler;
+    heap->on_error_user = user;
+}
+
+void tlsf_report(tlsf_t heap, tlsf_error_t reason, const void *ptr) {
+    if (heap && heap->on_error) heap->on_error(heap, reason, ptr, heap->on_error_user);
+}
+
+const char *tlsf_error_string(tlsf_error_t reason) {
+    switch (reason) {
+    case TLSF_ERROR_NONE: return "no error";
+    case TLSF_ERROR_DOUBLE_FREE: return "double free: the block is already free";
+    case TLSF_ERROR_BAD_POINTER: return "bad pointer: not the start of a block of this heap";
+    case TLSF_ERROR_CORRUPT_BLOCK: return "corrupt block header (overflow from the block before?)";
+    case TLSF_ERROR_BAD_POOL: return "bad pool: memory misaligned, too small or too large";
+    case TLSF_ERROR_POOL_IN_USE: return "pool still holds allocations";
+    }
+    return "unknown error";
+}

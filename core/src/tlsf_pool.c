@@ -1,0 +1,123 @@
+/*
+ * tlsf_pool.c - creating heaps, adding and removing pools, walking a pool's blocks.
+ *
+ * A pool is laid out as one free block followed by the end sentinel:
+ *
+ *   mem + POOL_START_OFFSET   first block: span | BLOCK_FREE
+ *   first block + span        sentinel: span 0, "in use", prev_phys -> last block
+ *
+ * The sentinel is never free, so coalescing stops at it and never leaves the pool.
+ */
+#include <string.h>
+
+#include "tlsf_heap.h"
+
+#define POOL_OVERHEAD (POOL_START_OFFSET + SENTINEL_SIZE)
+
+tlsf_t tlsf_create(void *mem) {
+    tlsf_t heap = (tlsf_t)mem;
+    if (mem == NULL || ((uintptr_t)mem & (TLSF_ALIGN - 1))) return NULL;
+    /* Bitmaps, statistics and handler only: a list head is read only while its bitmap
+     * bit is set, so the heads need no initialisation. */
+    memset(heap, 0, offsetof(struct tlsf_heap, heads));
+    return heap;
+}
+
+tlsf_t tlsf_create_with_pool(void *mem, size_t bytes) {
+    tlsf_t heap = tlsf_create(mem);
+    if (heap == NULL || bytes < tlsf_size()) return NULL;
+    if (tlsf_add_pool(heap, tlsf_get_pool(heap), bytes - tlsf_size()) == NULL) return NULL;
+    return heap;
+}
+
+void tlsf_destroy(tlsf_t heap) {
+    (void)heap; /* the heap owns nothing but the caller's memory */
+}
+
+pool_t tlsf_get_pool(tlsf_t heap) {
+    return heap ? (pool_t)(void *)((char *)heap + tlsf_size()) : NULL;
+}
+
+pool_t tlsf_add_pool(tlsf_t heap, void *mem, size_t bytes) {
+    size_t span;
+    block_t *block, *sentinel;
+    if (heap == NULL) return NULL;
+    if (mem == NULL || ((uintptr_t)mem & (TLSF_ALIGN - 1)) || bytes < POOL_OVERHEAD + MIN_SPAN ||
+        ((bytes - POOL_OVERHEAD) & ~(TLSF_ALIGN - 1)) > MAX_SPAN) {
+        tlsf_report(heap, TLSF_ERROR_BAD_POOL, mem);
+        return NULL;
+    }
+    span = (bytes - POOL_OVERHEAD) & ~(TLSF_ALIGN - 1);
+    block = pool_first_block(mem);
+    sentinel = block_at(block, span);
+    *slot_size(block) = span | BLOCK_FREE;
+    *slot_prev_phys(sentinel) = block;
+    *slot_size(sentinel) = BLOCK_PREV_FREE;
+    free_list_insert(heap, block, span);
+    heap->pool_bytes += span;
+    heap->pool_count++;
+    return (pool_t)mem;
+}
+
+void tlsf_remove_pool(tlsf_t heap, pool_t pool) {
+    block_t *block;
+    size_t word;
+    if (heap == NULL || pool == NULL) return;
+    block = pool_first_block(pool);
+    word = *slot_size(block);
+    /* Empty means: the first block is free and the sentinel follows it. */
+    if (!(word & BLOCK_FREE) || *slot_size(block_at(block, word_span(word))) != BLOCK_PREV_FREE) {
+        tlsf_report(heap, TLSF_ERROR_POOL_IN_USE, pool);
+        return;
+    }
+    free_list_remove(heap, block);
+    heap->pool_bytes -= word_span(word);
+    heap->pool_count--;
+}
+
+/* A span that a walk may step over without leaving the pool's chain. */
+static int span_plausible(size_t span) {
+    return span >= MIN_SPAN && span <= MAX_SPAN && (span & (TLSF_ALIGN - 1)) == 0;
+}
+
+void tlsf_walk_pool(pool_t pool, tlsf_walker walker, void *user) {
+    block_t *block;
+    if (pool == NULL || walker == NULL) return;
+    for (block = pool_first_block(pool);;) {
+        size_t word = *slot_size(block);
+        size_t span = word_span(word);
+        if (!span_plausible(span)) break; /* the sentinel (or damage: stop rather than run off) */
+        if (word & BLOCK_FREE)
+            walker(block_to_ptr(block), span - TLSF_WORD, 0, user);
+        else
+            walker(block_to_ptr(block), block_usable(word), 1, user);
+        block = block_at(block, span);
+    }
+}
+
+int tlsf_check_pool(pool_t pool) {
+    int errors = 0;
+    int prev_free = 0;
+    block_t *prev = NULL;
+    block_t *block;
+    if (pool == NULL) return 1;
+    for (block = pool_first_block(pool);;) {
+        size_t word = *slot_size(block);
+        size_t span = word_span(word);
+        int is_free = (word & BLOCK_FREE) != 0;
+        errors += ((word & BLOCK_PREV_FREE) != 0) != prev_free;
+        if (prev_free) errors += *slot_prev_phys(block) != prev;
+        if (span == 0) {
+            errors += is_free; /* the sentinel is always in use */
+            errors += prev == NULL;
+            break;
+        }
+        if (!span_plausible(span)) return errors + 1;
+        errors += is_free && prev_free; /* free blocks are always coalesced */
+        errors += is_free && (word & BLOCK_ALIGNED) != 0;
+        prev_free = is_free;
+        prev = block;
+        block = block_at(block, span);
+    }
+    return errors;
+}
