@@ -12,6 +12,17 @@
 
 #include "tlsf_heap.h"
 
+/* A NULL heap is refused by the checked builds (TLSF_CHECKS >= 1); without checks the
+ * caller promises a valid heap and the test costs nothing. */
+static inline int heap_usable(tlsf_t heap) {
+#if TLSF_CHECKS >= 1
+    return heap != NULL;
+#else
+    (void)heap;
+    return 1;
+#endif
+}
+
 /* Count a failed request; returns NULL for the caller to pass on. */
 static void *alloc_failed(tlsf_t heap) {
 #if TLSF_STATS
@@ -48,8 +59,8 @@ void *tlsf_malloc(tlsf_t heap, size_t bytes) {
     unsigned index;
     size_t span;
     block_t *block;
-    if (heap == NULL || bytes > MAX_REQUEST) return alloc_failed(heap);
-    span = class_round_up(request_span(bytes), &index);
+    if (!heap_usable(heap) || bytes > MAX_REQUEST) return alloc_failed(heap);
+    span = class_round_up(request_need(bytes), &index);
     block = take_free_block(heap, index);
     if (block == NULL) return alloc_failed(heap);
     /* A free block's size word holds only its span and BLOCK_FREE: its neighbours are
@@ -89,7 +100,7 @@ void *tlsf_memalign_offset(tlsf_t heap, size_t align, size_t bytes, size_t offse
     if ((offset & (TLSF_ALIGN - 1)) || align > MAX_SPAN || bytes > MAX_REQUEST - TLSF_WORD)
         return alloc_failed(heap);
     /* One more word records the alignment for realloc (see slot_alignment_log2). */
-    want = class_round_up(request_span(bytes + TLSF_WORD), &index);
+    want = class_round_up(request_need(bytes + TLSF_WORD), &index);
     /* Room for the block plus the largest leading gap: a gap is 0 or at least MIN_SPAN
      * (it must become a free block), so it is below align + MIN_SPAN. */
     room = want + align + MIN_SPAN - TLSF_ALIGN;
@@ -175,7 +186,7 @@ static inline void publish_free(tlsf_t heap, block_t *block, size_t span) {
 void tlsf_free(tlsf_t heap, void *ptr) {
     block_t *block;
     size_t word, span;
-    if (ptr == NULL || heap == NULL || !block_check_in_use(heap, ptr)) return;
+    if (ptr == NULL || !heap_usable(heap) || !block_check_in_use(heap, ptr)) return;
     block = block_from_ptr(ptr);
     word = *slot_size(block);
     span = word_span(word);
@@ -240,7 +251,7 @@ void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
     extra = (word & BLOCK_ALIGNED) ? TLSF_WORD : 0;
     if (bytes > MAX_REQUEST - extra) return alloc_failed(heap);
     if (extra) record = *slot_alignment_log2(block, have);
-    want = class_round_up(request_span(bytes + extra), &index);
+    want = class_round_up(request_need(bytes + extra), &index);
 
     if (want > have) {
         block_t *next = block_at(block, have);

@@ -84,18 +84,20 @@ static inline unsigned class_of_span(size_t span) {
 }
 
 /*
- * Round a requested span up to the lower bound of its class ("good fit") and return that
- * class in *index. Every block in that class or above is large enough, so the first block
- * of the first non-empty list found will do. When the rounding carries into the next
- * power of two, span >> shift becomes 2 * SL_COUNT, which is exactly the index of the
- * next row's first class, so no second bit scan is needed.
+ * The span for a request that needs `need` bytes (user bytes plus the size word), rounded
+ * up to the lower bound of its class ("good fit"); that class is returned in *index.
+ * Every block in that class or above is large enough, so the first block of the first
+ * non-empty list found will do. Bounds of classes are multiples of 1 << shift, so
+ * ((need - 1) >> shift) + 1 is the rounded-up column (plus SL_COUNT above row 0). When
+ * it carries into the next power of two it becomes 2 * SL_COUNT, which is exactly the
+ * index of the next row's first class, so no second bit scan is needed. The result is a
+ * multiple of TLSF_ALIGN because shift >= TLSF_ALIGN_LOG2.
  */
-static inline size_t class_round_up(size_t span, unsigned *index) {
-    unsigned shift = bits_fls_size(span | SMALL_SPAN) - TLSF_SL_INDEX_LOG2;
-    size_t mask = ((size_t)1 << shift) - 1;
-    span = (span + mask) & ~mask;
-    *index = ((shift - TLSF_ALIGN_LOG2) << TLSF_SL_INDEX_LOG2) + (unsigned)(span >> shift);
-    return span;
+static inline size_t class_round_up(size_t need, unsigned *index) {
+    unsigned shift = bits_fls_size(need | SMALL_SPAN) - TLSF_SL_INDEX_LOG2;
+    size_t column = ((need - 1) >> shift) + 1;
+    *index = ((shift - TLSF_ALIGN_LOG2) << TLSF_SL_INDEX_LOG2) + (unsigned)column;
+    return column << shift;
 }
 
 /* The smallest span of class `index`. */
@@ -105,18 +107,20 @@ static inline size_t class_lower_bound(unsigned index) {
     return (size_t)(SL_COUNT + (index & SL_MASK)) << (row - 1 + TLSF_ALIGN_LOG2);
 }
 
-/* The span a request of `bytes` needs: user bytes plus the size word, aligned, at least
- * MIN_SPAN. Callers check bytes <= MAX_REQUEST first, so nothing overflows. */
-static inline size_t request_span(size_t bytes) {
-    size_t span = (bytes + TLSF_WORD + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1);
-    return span < MIN_SPAN ? MIN_SPAN : span;
+/* The bytes a request of `bytes` needs from a block: user bytes plus the size word, and
+ * at least MIN_SPAN. Callers check bytes <= MAX_REQUEST first, so nothing overflows. */
+static inline size_t request_need(size_t bytes) {
+    size_t need = bytes + TLSF_WORD;
+    return need < MIN_SPAN ? MIN_SPAN : need;
 }
 
 /* ---- Free lists ---- */
 
-/* The head node of class `index`, seen as a block whose link slots are its two words. */
+/* The head node of class `index`, seen as a block whose link slots are its two words.
+ * (Computed from the byte offset so that it folds into one add and load offsets.) */
 static inline block_t *list_head(tlsf_t heap, unsigned index) {
-    return (block_t *)(void *)((char *)&heap->heads[2 * index] - HEADER_SIZE);
+    return (block_t *)(void *)((char *)heap + offsetof(struct tlsf_heap, heads) - HEADER_SIZE +
+                               (size_t)index * (2 * sizeof(block_t *)));
 }
 
 /* The class whose head node is `head`. */
@@ -165,20 +169,25 @@ static inline void free_list_remove(tlsf_t heap, block_t *block) {
  */
 static inline block_t *take_free_block(tlsf_t heap, unsigned index) {
     unsigned row = index >> TLSF_SL_INDEX_LOG2;
-    uint32_t columns = heap->sl_bitmap[row] & (~(uint32_t)0 << (index & SL_MASK));
-    if (columns == 0) {
+    uint32_t columns = heap->sl_bitmap[row];
+    uint32_t candidates = columns & (~(uint32_t)0 << (index & SL_MASK));
+    block_t *head, *block, *next;
+    if (candidates == 0) {
         uint32_t rows = heap->fl_bitmap & (~(uint32_t)1 << row);
         if (rows == 0) return NULL;
         row = bits_ffs32(rows);
-        columns = heap->sl_bitmap[row];
+        candidates = columns = heap->sl_bitmap[row];
     }
-    index = (row << TLSF_SL_INDEX_LOG2) + bits_ffs32(columns);
-    block_t *head = list_head(heap, index);
-    block_t *block = *slot_next_free(head);
-    block_t *next = *slot_next_free(block);
+    head = list_head(heap, (row << TLSF_SL_INDEX_LOG2) + bits_ffs32(candidates));
+    block = *slot_next_free(head);
+    next = *slot_next_free(block);
     *slot_next_free(head) = next;
     *slot_prev_free(next) = head;
-    if (next == head) bitmap_clear(heap, index);
+    if (next == head) { /* the list is empty now: drop its bit, the lowest candidate */
+        columns ^= candidates & (~candidates + 1u);
+        heap->sl_bitmap[row] = columns;
+        if (columns == 0) heap->fl_bitmap &= ~((uint32_t)1 << row);
+    }
     return block;
 }
 
