@@ -78,8 +78,13 @@
 /*
  * TLSF_CHECKS: how much the heap verifies on free and realloc, always in O(1).
  *   0  nothing: the fastest; misuse is undefined behaviour.
- *   1  the pointer's alignment and a double free (the block is already free) are
- *      reported to the error handler and the call does nothing. Default.
+ *   1  a NULL heap is refused; the pointer's alignment and a double free (the block is
+ *      already free) are reported to the error handler and the call does nothing.
+ *      Default (the CMake build uses 2 in Debug builds).
+ *   2  also: every block header carries a seal word (block address ^ size ^ heap), so
+ *      free and realloc recognise a pointer that is not the start of a live block of
+ *      this heap, and a header overwritten by a write past the end of the block before
+ *      it (checked on the block and both its neighbours). Costs one word per block.
  */
 #ifndef TLSF_CHECKS
 #define TLSF_CHECKS 1

@@ -44,14 +44,15 @@ static inline void block_use_front(tlsf_t heap, block_t *block, size_t have, siz
     size_t rest = have - span;
     if (rest >= MIN_SPAN) {
         block_t *tail = block_at(block, span);
-        *slot_size(tail) = rest | BLOCK_FREE;
+        block_set_word(heap, tail, rest | BLOCK_FREE);
         *slot_prev_phys(block_at(tail, rest)) = tail; /* its PREV_FREE flag is still set */
         free_list_insert(heap, tail, rest);
     } else {
+        block_t *next = block_at(block, have);
         span = have;
-        *slot_size(block_at(block, have)) &= ~(size_t)BLOCK_PREV_FREE;
+        block_set_word(heap, next, *slot_size(next) & ~(size_t)BLOCK_PREV_FREE);
     }
-    *slot_size(block) = span | flags;
+    block_set_word(heap, block, span | flags);
     stats_on_alloc(heap, span);
 }
 
@@ -118,7 +119,7 @@ void *tlsf_memalign_offset(tlsf_t heap, size_t align, size_t bytes, size_t offse
     if (gap != 0) {
         /* The gap becomes a free block of its own; the block before it is in use. */
         block_t *aligned = block_at(block, gap);
-        *slot_size(block) = gap | BLOCK_FREE;
+        block_set_word(heap, block, gap | BLOCK_FREE);
         *slot_prev_phys(aligned) = block;
         free_list_insert(heap, block, gap);
         block = aligned;
@@ -142,20 +143,43 @@ void *tlsf_aligned_alloc(tlsf_t heap, size_t align, size_t bytes) {
 /* ---- Freeing ---- */
 
 /*
- * The free-time checks (TLSF_CHECKS >= 1): the pointer is aligned like every block's,
- * and its block is not already free. On misuse the handler hears of it and the caller
- * must leave the heap alone.
+ * The free-time checks, all O(1). TLSF_CHECKS >= 1: the pointer is aligned like every
+ * block's, and its block is not already free. TLSF_CHECKS >= 2 adds: the block's header
+ * carries this heap's seal (else the pointer is not the start of a block of this heap,
+ * or its header was overwritten), and so do the headers of its physical neighbours (else
+ * a write ran past the end of a block into the next header). On misuse the handler hears
+ * of it and the caller leaves the heap alone.
  */
 static inline int block_check_in_use(tlsf_t heap, const void *ptr) {
 #if TLSF_CHECKS >= 1
+    block_t *block = block_from_ptr(ptr);
     if ((uintptr_t)ptr & (TLSF_ALIGN - 1)) {
         tlsf_report(heap, TLSF_ERROR_BAD_POINTER, ptr);
         return 0;
     }
-    if (*slot_size(block_from_ptr(ptr)) & BLOCK_FREE) {
+#if TLSF_CHECKS >= 2
+    if (!block_header_intact(heap, block) || word_span(*slot_size(block)) < MIN_SPAN) {
+        tlsf_report(heap, TLSF_ERROR_BAD_POINTER, ptr);
+        return 0;
+    }
+#endif
+    if (*slot_size(block) & BLOCK_FREE) {
         tlsf_report(heap, TLSF_ERROR_DOUBLE_FREE, ptr);
         return 0;
     }
+#if TLSF_CHECKS >= 2
+    {
+        size_t word = *slot_size(block);
+        block_t *prev = *slot_prev_phys(block);
+        if (!block_header_intact(heap, block_at(block, word_span(word))) ||
+            ((word & BLOCK_PREV_FREE) &&
+             (!block_header_intact(heap, prev) ||
+              block_at(prev, word_span(*slot_size(prev))) != block))) {
+            tlsf_report(heap, TLSF_ERROR_CORRUPT_BLOCK, ptr);
+            return 0;
+        }
+    }
+#endif
 #else
     (void)heap;
     (void)ptr;
@@ -177,9 +201,9 @@ static inline size_t merge_next(tlsf_t heap, block_t *block, size_t span) {
 /* Make the `span` bytes at `block` a free block, whose neighbours are both in use. */
 static inline void publish_free(tlsf_t heap, block_t *block, size_t span) {
     block_t *after = block_at(block, span);
-    *slot_size(block) = span | BLOCK_FREE;
+    block_set_word(heap, block, span | BLOCK_FREE);
     *slot_prev_phys(after) = block;
-    *slot_size(after) |= BLOCK_PREV_FREE;
+    block_set_word(heap, after, *slot_size(after) | BLOCK_PREV_FREE);
     free_list_insert(heap, block, span);
 }
 
@@ -196,7 +220,7 @@ void tlsf_free(tlsf_t heap, void *ptr) {
         block_t *prev = *slot_prev_phys(block);
         free_list_remove(heap, prev);
 #if TLSF_CHECKS >= 1
-        *slot_size(block) = word | BLOCK_FREE; /* a second free of ptr is still caught */
+        block_set_word(heap, block, word | BLOCK_FREE); /* a second free of ptr is caught */
 #endif
         span += (size_t)((char *)block - (char *)prev);
         block = prev;
@@ -213,7 +237,7 @@ static void block_trim_used(tlsf_t heap, block_t *block, size_t want) {
     size_t have = word_span(word);
     block_t *tail;
     if (have - want < MIN_SPAN) return;
-    *slot_size(block) = word - (have - want);
+    block_set_word(heap, block, word - (have - want));
     stats_on_resize(heap, have, want);
     tail = block_at(block, want);
     publish_free(heap, tail, merge_next(heap, tail, have - want));
@@ -261,8 +285,9 @@ void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
             return realloc_move(heap, ptr, bytes, word);
         /* Absorb the free block that follows. */
         free_list_remove(heap, next);
-        *slot_size(block_at(block, grown)) &= ~(size_t)BLOCK_PREV_FREE;
-        *slot_size(block) = word + (grown - have);
+        block_t *after = block_at(block, grown);
+        block_set_word(heap, after, *slot_size(after) & ~(size_t)BLOCK_PREV_FREE);
+        block_set_word(heap, block, word + (grown - have));
         stats_on_resize(heap, have, grown);
     }
     block_trim_used(heap, block, want);

@@ -49,20 +49,29 @@ enum {
 };
 #define BLOCK_FLAGS (TLSF_ALIGN - 1)
 
-/* From the block start to the user pointer: prev_phys and the size word. */
+/* From the block start to the user pointer: prev_phys and the size word, and with
+ * TLSF_CHECKS >= 2 a seal word (padded to the alignment) that vouches for the size word. */
+#if TLSF_CHECKS >= 2
+#define HEADER_SIZE (2 * TLSF_WORD + TLSF_ALIGN)
+#else
 #define HEADER_SIZE (2 * TLSF_WORD)
+#endif
 /* Offset of the first block in an aligned pool, so that its user pointer is aligned. */
 #define POOL_START_OFFSET ((TLSF_ALIGN - HEADER_SIZE % TLSF_ALIGN) % TLSF_ALIGN)
 /* The end sentinel needs its prev_phys and size words. */
 #define SENTINEL_SIZE HEADER_SIZE
-/* A free block must hold its size word and two list links: its span covers b+W..b+4W. */
-#define MIN_SPAN ((4 * TLSF_WORD + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1))
+/* A free block must hold its header and two list links. */
+#define MIN_SPAN ((HEADER_SIZE + 2 * TLSF_WORD + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1))
 
 static inline block_t **slot_prev_phys(block_t *block) {
     return (block_t **)(void *)block;
 }
 static inline size_t *slot_size(block_t *block) {
     return (size_t *)(void *)((char *)block + TLSF_WORD);
+}
+/* TLSF_CHECKS >= 2 only: block address ^ size word ^ heap key (see block_set_word). */
+static inline size_t *slot_seal(block_t *block) {
+    return (size_t *)(void *)((char *)block + 2 * TLSF_WORD);
 }
 static inline block_t **slot_next_free(block_t *block) {
     return (block_t **)(void *)((char *)block + HEADER_SIZE);
@@ -102,9 +111,10 @@ static inline size_t *slot_alignment_log2(block_t *block, size_t span) {
     return (size_t *)(void *)((char *)block + span);
 }
 
-/* Usable bytes of an allocated block with size word `word`. */
+/* Usable bytes of an allocated block with size word `word`: its span from the user
+ * pointer on, plus the next block's prev_phys word, less the alignment record. */
 static inline size_t block_usable(size_t word) {
-    return word_span(word) - TLSF_WORD - ((word & BLOCK_ALIGNED) ? TLSF_WORD : 0);
+    return word_span(word) - HEADER_SIZE + TLSF_WORD - ((word & BLOCK_ALIGNED) ? TLSF_WORD : 0);
 }
 
 #endif /* TLSF_BLOCK_H */

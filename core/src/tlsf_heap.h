@@ -114,6 +114,36 @@ static inline size_t request_need(size_t bytes) {
     return need < MIN_SPAN ? MIN_SPAN : need;
 }
 
+/* ---- Block headers ---- */
+
+/* The seal of a header (TLSF_CHECKS >= 2): it ties the size word to the block's address
+ * and to this heap, so a pointer into another heap or into the middle of a block, or a
+ * header overwritten by an overflow, fails the check with near certainty. */
+static inline size_t block_seal(tlsf_t heap, block_t *block, size_t word) {
+    return (size_t)((uintptr_t)block ^ (uintptr_t)heap ^ (uintptr_t)0x5a17c0de) ^ word;
+}
+
+/* Write a block's size word (and, in checked builds, its seal). */
+static inline void block_set_word(tlsf_t heap, block_t *block, size_t word) {
+    *slot_size(block) = word;
+#if TLSF_CHECKS >= 2
+    *slot_seal(block) = block_seal(heap, block, word);
+#else
+    (void)heap;
+#endif
+}
+
+/* Does the block's header hold what the heap wrote? Always true below TLSF_CHECKS 2. */
+static inline int block_header_intact(tlsf_t heap, block_t *block) {
+#if TLSF_CHECKS >= 2
+    return *slot_seal(block) == block_seal(heap, block, *slot_size(block));
+#else
+    (void)heap;
+    (void)block;
+    return 1;
+#endif
+}
+
 /* ---- Free lists ---- */
 
 /* The head node of class `index`, seen as a block whose link slots are its two words.

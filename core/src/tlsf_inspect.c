@@ -69,11 +69,17 @@ static int check_list(tlsf_t heap, unsigned index) {
     int errors = block == head;                      /* bit set, list empty */
     for (; block != head; prev = block, block = *slot_next_free(block)) {
         size_t word = *slot_size(block);
-        block_t *after = block_at(block, word_span(word));
+        size_t span = word_span(word);
+        block_t *after = block_at(block, span);
         if (limit-- == 0) return errors + 1;
+        errors += !block_header_intact(heap, block);
         errors += (word & BLOCK_FLAGS) != BLOCK_FREE;
-        errors += class_of_span(word_span(word)) != index;
         errors += *slot_prev_free(block) != prev;
+        if (span < MIN_SPAN || span > MAX_SPAN) { /* do not follow a damaged size */
+            errors++;
+            continue;
+        }
+        errors += class_of_span(span) != index;
         errors += !(*slot_size(after) & BLOCK_PREV_FREE) || *slot_prev_phys(after) != block;
     }
     return errors + (*slot_prev_free(head) != prev);

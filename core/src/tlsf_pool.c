@@ -50,9 +50,9 @@ pool_t tlsf_add_pool(tlsf_t heap, void *mem, size_t bytes) {
     span = (bytes - POOL_OVERHEAD) & ~(TLSF_ALIGN - 1);
     block = pool_first_block(mem);
     sentinel = block_at(block, span);
-    *slot_size(block) = span | BLOCK_FREE;
+    block_set_word(heap, block, span | BLOCK_FREE);
     *slot_prev_phys(sentinel) = block;
-    *slot_size(sentinel) = BLOCK_PREV_FREE;
+    block_set_word(heap, sentinel, BLOCK_PREV_FREE);
     free_list_insert(heap, block, span);
     heap->pool_bytes += span;
     heap->pool_count++;

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Build and run every test configuration: the command CI runs (.ci/run).
+#
+#   scripts/test-all.sh            all configurations
+#   scripts/test-all.sh gcc m32    only the named ones
+#
+# Installs the Debian packages it needs first (scripts/install-deps.sh, as root). Each
+# configuration gets its own build directory under build/test/. Ends with one line
+# "test-all: N passed, M failed".
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+out=${TLSF_TEST_BUILD_DIR:-$root/build/test}
+jobs=$(nproc)
+"$root/scripts/install-deps.sh"
+
+# name | cmake arguments
+configs=(
+  "gcc|-DCMAKE_BUILD_TYPE=Release -DTLSF_BUILD_M4=ON"
+  "clang|-DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++"
+  "m32|-DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE=$root/cmake/i386-linux.cmake -DTLSF_GTEST_FROM_SOURCE=ON"
+  "portable-bitscan|-DCMAKE_BUILD_TYPE=Release -DTLSF_USE_BUILTIN_BITSCAN=0"
+  "small-config|-DCMAKE_BUILD_TYPE=Release -DTLSF_SL_INDEX_LOG2=3 -DTLSF_MAX_BLOCK_LOG2=20"
+  "lean-config|-DCMAKE_BUILD_TYPE=Release -DTLSF_STATS=0 -DTLSF_CHECKS=0"
+  "asan-ubsan|-DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSF_SANITIZE=address,undefined"
+  "cxx20|-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=20"
+  "cxx23|-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=23 -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++"
+)
+
+mkdir -p "$out"
+wanted=("$@")
+passed=0 failed=0 failures=()
+summary=()
+for entry in "${configs[@]}"; do
+  name=${entry%%|*}
+  args=${entry#*|}
+  if ((${#wanted[@]})) && [[ ! " ${wanted[*]} " == *" $name "* ]]; then continue; fi
+  dir="$out/$name"
+  echo "=== $name: cmake $args"
+  start=$SECONDS
+  # shellcheck disable=SC2086
+  if ! cmake -S "$root" -B "$dir" $args >"$dir.configure.log" 2>&1; then
+    cat "$dir.configure.log"; failed=$((failed + 1)); failures+=("$name (configure)"); continue
+  fi
+  if ! cmake --build "$dir" -j "$jobs" >"$dir.build.log" 2>&1; then
+    tail -50 "$dir.build.log"; failed=$((failed + 1)); failures+=("$name (build)"); continue
+  fi
+  log="$dir.ctest.log"
+  if ctest --test-dir "$dir" -j "$jobs" --output-on-failure >"$log" 2>&1; then ok=1; else ok=0; fi
+  tail -3 "$log"
+  p=$(grep -oE '[0-9]+ tests failed out of [0-9]+' "$log" | tail -1 || true)
+  total=$(sed -E 's/.* out of ([0-9]+)/\1/' <<<"${p:-0 tests failed out of 0}")
+  bad=$(sed -E 's/^([0-9]+) tests.*/\1/' <<<"${p:-0 tests failed out of 0}")
+  passed=$((passed + total - bad)); failed=$((failed + bad))
+  if ((ok == 0)); then
+    grep -E '^\s*[0-9]+ - |Failed|\*\*\*' "$log" | head -40
+    if ((bad == 0)); then failed=$((failed + 1)); fi
+    failures+=("$name")
+  fi
+  summary+=("$(printf '%-18s %4d tests  %4ds  %s' "$name" "$total" $((SECONDS - start)) "$([[ $ok == 1 ]] && echo ok || echo FAILED)")")
+done
+
+# Extra stages that are not ctest suites of the host build.
+for stage in "$root"/scripts/test-stages/*.sh; do
+  [[ -e "$stage" ]] || continue
+  name=$(basename "$stage" .sh)
+  if ((${#wanted[@]})) && [[ ! " ${wanted[*]} " == *" $name "* ]]; then continue; fi
+  echo "=== $name"
+  start=$SECONDS
+  if bash "$stage" "$out/$name"; then
+    passed=$((passed + 1)); summary+=("$(printf '%-18s %10s  %4ds  ok' "$name" "stage" $((SECONDS - start)))")
+  else
+    failed=$((failed + 1)); failures+=("$name")
+    summary+=("$(printf '%-18s %10s  %4ds  FAILED' "$name" "stage" $((SECONDS - start)))")
+  fi
+done
+
+echo
+echo "=== summary"
+printf '%s\n' "${summary[@]}"
+if ((${#failures[@]})); then echo "failed: ${failures[*]}"; fi
+echo "test-all: $passed passed, $failed failed"
+((failed == 0))
