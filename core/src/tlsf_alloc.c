@@ -14,7 +14,7 @@
 
 /* A NULL heap is refused by the checked builds (TLSF_CHECKS >= 1); without checks the
  * caller promises a valid heap and the test costs nothing. */
-static inline int heap_usable(tlsf_t heap) {
+static inline TLSF_NO_ASAN int heap_usable(tlsf_t heap) {
 #if TLSF_CHECKS >= 1
     return heap != NULL;
 #else
@@ -24,7 +24,7 @@ static inline int heap_usable(tlsf_t heap) {
 }
 
 /* Count a failed request; returns NULL for the caller to pass on. */
-static void *alloc_failed(tlsf_t heap) {
+static TLSF_NO_ASAN void *alloc_failed(tlsf_t heap) {
 #if TLSF_STATS
     if (heap) heap->failed_count++;
 #else
@@ -39,7 +39,7 @@ static void *alloc_failed(tlsf_t heap) {
  * enough to be a block. Otherwise the user gets the whole block: the leftover is smaller
  * than MIN_SPAN, so it could never be allocated on its own anyway.
  */
-static inline void block_use_front(tlsf_t heap, block_t *block, size_t have, size_t span,
+static inline TLSF_NO_ASAN void block_use_front(tlsf_t heap, block_t *block, size_t have, size_t span,
                                    size_t flags) {
     size_t rest = have - span;
     if (rest >= MIN_SPAN) {
@@ -56,7 +56,7 @@ static inline void block_use_front(tlsf_t heap, block_t *block, size_t have, siz
     stats_on_alloc(heap, span);
 }
 
-void *tlsf_malloc(tlsf_t heap, size_t bytes) {
+TLSF_NO_ASAN void *tlsf_malloc(tlsf_t heap, size_t bytes) {
     unsigned index;
     size_t span;
     block_t *block;
@@ -67,10 +67,10 @@ void *tlsf_malloc(tlsf_t heap, size_t bytes) {
     /* A free block's size word holds only its span and BLOCK_FREE: its neighbours are
      * in use, and BLOCK_ALIGNED is only ever set on blocks in use. */
     block_use_front(heap, block, *slot_size(block) - BLOCK_FREE, span, 0);
-    return block_to_ptr(block);
+    return block_hand_out(block);
 }
 
-void *tlsf_calloc(tlsf_t heap, size_t count, size_t size) {
+TLSF_NO_ASAN void *tlsf_calloc(tlsf_t heap, size_t count, size_t size) {
     size_t bytes;
     void *ptr;
     if (size != 0 && count > SIZE_MAX / size) return alloc_failed(heap);
@@ -81,13 +81,13 @@ void *tlsf_calloc(tlsf_t heap, size_t count, size_t size) {
 }
 
 /* log2 of the largest power of two dividing `address`, at most `limit_log2`. */
-static unsigned natural_alignment_log2(uintptr_t address, unsigned limit_log2) {
+static TLSF_NO_ASAN unsigned natural_alignment_log2(uintptr_t address, unsigned limit_log2) {
     uintptr_t lowest = address & (~address + 1u);
     unsigned log2 = lowest ? bits_fls_size((size_t)lowest) : limit_log2;
     return log2 < limit_log2 ? log2 : limit_log2;
 }
 
-void *tlsf_memalign_offset(tlsf_t heap, size_t align, size_t bytes, size_t offset) {
+TLSF_NO_ASAN void *tlsf_memalign_offset(tlsf_t heap, size_t align, size_t bytes, size_t offset) {
     unsigned index;
     size_t want, room, have, gap, flags = BLOCK_ALIGNED;
     block_t *block;
@@ -129,14 +129,14 @@ void *tlsf_memalign_offset(tlsf_t heap, size_t align, size_t bytes, size_t offse
     block_use_front(heap, block, have, want, flags);
     *slot_alignment_log2(block, word_span(*slot_size(block))) = natural_alignment_log2(
         (uintptr_t)block_to_ptr(block), bits_fls_size(align));
-    return block_to_ptr(block);
+    return block_hand_out(block);
 }
 
-void *tlsf_memalign(tlsf_t heap, size_t align, size_t bytes) {
+TLSF_NO_ASAN void *tlsf_memalign(tlsf_t heap, size_t align, size_t bytes) {
     return tlsf_memalign_offset(heap, align, bytes, 0);
 }
 
-void *tlsf_aligned_alloc(tlsf_t heap, size_t align, size_t bytes) {
+TLSF_NO_ASAN void *tlsf_aligned_alloc(tlsf_t heap, size_t align, size_t bytes) {
     return tlsf_memalign_offset(heap, align, bytes, 0);
 }
 
@@ -150,7 +150,7 @@ void *tlsf_aligned_alloc(tlsf_t heap, size_t align, size_t bytes) {
  * a write ran past the end of a block into the next header). On misuse the handler hears
  * of it and the caller leaves the heap alone.
  */
-static inline int block_check_in_use(tlsf_t heap, const void *ptr) {
+static inline TLSF_NO_ASAN int block_check_in_use(tlsf_t heap, const void *ptr) {
 #if TLSF_CHECKS >= 1
     block_t *block = block_from_ptr(ptr);
     if ((uintptr_t)ptr & (TLSF_ALIGN - 1)) {
@@ -188,7 +188,7 @@ static inline int block_check_in_use(tlsf_t heap, const void *ptr) {
 }
 
 /* If the block after the `span` bytes at `block` is free, unlink it and add its span. */
-static inline size_t merge_next(tlsf_t heap, block_t *block, size_t span) {
+static inline TLSF_NO_ASAN size_t merge_next(tlsf_t heap, block_t *block, size_t span) {
     block_t *next = block_at(block, span);
     size_t next_word = *slot_size(next);
     if (next_word & BLOCK_FREE) {
@@ -199,7 +199,7 @@ static inline size_t merge_next(tlsf_t heap, block_t *block, size_t span) {
 }
 
 /* Make the `span` bytes at `block` a free block, whose neighbours are both in use. */
-static inline void publish_free(tlsf_t heap, block_t *block, size_t span) {
+static inline TLSF_NO_ASAN void publish_free(tlsf_t heap, block_t *block, size_t span) {
     block_t *after = block_at(block, span);
     block_set_word(heap, block, span | BLOCK_FREE);
     *slot_prev_phys(after) = block;
@@ -207,13 +207,14 @@ static inline void publish_free(tlsf_t heap, block_t *block, size_t span) {
     free_list_insert(heap, block, span);
 }
 
-void tlsf_free(tlsf_t heap, void *ptr) {
+TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
     block_t *block;
     size_t word, span;
     if (ptr == NULL || !heap_usable(heap) || !block_check_in_use(heap, ptr)) return;
     block = block_from_ptr(ptr);
     word = *slot_size(block);
     span = word_span(word);
+    memory_poison(ptr, block_usable(word));
     stats_on_free(heap, span);
     span = merge_next(heap, block, span);
     if (word & BLOCK_PREV_FREE) {
@@ -232,7 +233,7 @@ void tlsf_free(tlsf_t heap, void *ptr) {
 
 /* Return the part of the in-use block beyond `want` bytes of span to the heap, if that
  * part is large enough to be a block. want <= the block's span. */
-static void block_trim_used(tlsf_t heap, block_t *block, size_t want) {
+static TLSF_NO_ASAN void block_trim_used(tlsf_t heap, block_t *block, size_t want) {
     size_t word = *slot_size(block);
     size_t have = word_span(word);
     block_t *tail;
@@ -244,7 +245,7 @@ static void block_trim_used(tlsf_t heap, block_t *block, size_t want) {
 }
 
 /* realloc that cannot stay in place: allocate (with the same alignment), copy, free. */
-static void *realloc_move(tlsf_t heap, void *ptr, size_t bytes, size_t word) {
+static TLSF_NO_ASAN void *realloc_move(tlsf_t heap, void *ptr, size_t bytes, size_t word) {
     void *fresh;
     size_t keep = block_usable(word);
     if (word & BLOCK_ALIGNED) {
@@ -259,7 +260,7 @@ static void *realloc_move(tlsf_t heap, void *ptr, size_t bytes, size_t word) {
     return fresh;
 }
 
-void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
+TLSF_NO_ASAN void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
     block_t *block;
     size_t word, have, want, record = 0, extra;
     unsigned index;
@@ -292,9 +293,10 @@ void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
     }
     block_trim_used(heap, block, want);
     if (extra) *slot_alignment_log2(block, word_span(*slot_size(block))) = record;
-    return ptr;
+    memory_poison(ptr, block_usable(word));
+    return block_hand_out(block);
 }
 
-size_t tlsf_block_size(void *ptr) {
+TLSF_NO_ASAN size_t tlsf_block_size(void *ptr) {
     return ptr ? block_usable(*slot_size(block_from_ptr(ptr))) : 0;
 }

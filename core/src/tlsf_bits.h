@@ -15,21 +15,22 @@
 #include <stdint.h>
 
 #include "tlsf_config.h"
+#include "tlsf_sanitize.h"
 
 #if TLSF_USE_BUILTIN_BITSCAN
 
 /* Index of the highest set bit of a non-zero 32-bit word. */
-static inline unsigned bits_fls32(uint32_t word) {
+static inline TLSF_NO_ASAN unsigned bits_fls32(uint32_t word) {
     return 31u - (unsigned)__builtin_clz(word);
 }
 
 /* Index of the lowest set bit of a non-zero 32-bit word. */
-static inline unsigned bits_ffs32(uint32_t word) {
+static inline TLSF_NO_ASAN unsigned bits_ffs32(uint32_t word) {
     return (unsigned)__builtin_ctz(word);
 }
 
 /* Index of the highest set bit of a non-zero size. */
-static inline unsigned bits_fls_size(size_t size) {
+static inline TLSF_NO_ASAN unsigned bits_fls_size(size_t size) {
 #if SIZE_MAX > UINT_MAX
     return (unsigned)(sizeof(unsigned long long) * CHAR_BIT - 1u) -
            (unsigned)__builtin_clzll((unsigned long long)size);
@@ -40,7 +41,7 @@ static inline unsigned bits_fls_size(size_t size) {
 
 #else /* portable fallback: five or six fixed steps, no data-dependent loop */
 
-static inline unsigned bits_fls32(uint32_t word) {
+static inline TLSF_NO_ASAN unsigned bits_fls32(uint32_t word) {
     unsigned index = 0;
     if (word & 0xFFFF0000u) { word >>= 16; index += 16; }
     if (word & 0x0000FF00u) { word >>= 8; index += 8; }
@@ -50,11 +51,11 @@ static inline unsigned bits_fls32(uint32_t word) {
     return index;
 }
 
-static inline unsigned bits_ffs32(uint32_t word) {
+static inline TLSF_NO_ASAN unsigned bits_ffs32(uint32_t word) {
     return bits_fls32(word & (~word + 1u)); /* isolate the lowest set bit */
 }
 
-static inline unsigned bits_fls_size(size_t size) {
+static inline TLSF_NO_ASAN unsigned bits_fls_size(size_t size) {
 #if SIZE_MAX > 0xFFFFFFFFu
     uint32_t high = (uint32_t)((uint64_t)size >> 32);
     return high ? 32u + bits_fls32(high) : bits_fls32((uint32_t)size);

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "tlsf_config.h"
+#include "tlsf_sanitize.h"
 
 /* A block, only ever addressed through the slot accessors below. */
 typedef struct tlsf_block block_t;
@@ -63,42 +64,42 @@ enum {
 /* A free block must hold its header and two list links. */
 #define MIN_SPAN ((HEADER_SIZE + 2 * TLSF_WORD + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1))
 
-static inline block_t **slot_prev_phys(block_t *block) {
+static inline TLSF_NO_ASAN block_t **slot_prev_phys(block_t *block) {
     return (block_t **)(void *)block;
 }
-static inline size_t *slot_size(block_t *block) {
+static inline TLSF_NO_ASAN size_t *slot_size(block_t *block) {
     return (size_t *)(void *)((char *)block + TLSF_WORD);
 }
 /* TLSF_CHECKS >= 2 only: block address ^ size word ^ heap key (see block_set_word). */
-static inline size_t *slot_seal(block_t *block) {
+static inline TLSF_NO_ASAN size_t *slot_seal(block_t *block) {
     return (size_t *)(void *)((char *)block + 2 * TLSF_WORD);
 }
-static inline block_t **slot_next_free(block_t *block) {
+static inline TLSF_NO_ASAN block_t **slot_next_free(block_t *block) {
     return (block_t **)(void *)((char *)block + HEADER_SIZE);
 }
-static inline block_t **slot_prev_free(block_t *block) {
+static inline TLSF_NO_ASAN block_t **slot_prev_free(block_t *block) {
     return (block_t **)(void *)((char *)block + HEADER_SIZE + TLSF_WORD);
 }
 
 /* The span recorded in a size word. */
-static inline size_t word_span(size_t word) {
+static inline TLSF_NO_ASAN size_t word_span(size_t word) {
     return word & ~BLOCK_FLAGS;
 }
 
 /* The block `offset` bytes after `block` (the next one, when offset is its span). */
-static inline block_t *block_at(block_t *block, size_t offset) {
+static inline TLSF_NO_ASAN block_t *block_at(block_t *block, size_t offset) {
     return (block_t *)(void *)((char *)block + offset);
 }
 
-static inline void *block_to_ptr(block_t *block) {
+static inline TLSF_NO_ASAN void *block_to_ptr(block_t *block) {
     return (char *)block + HEADER_SIZE;
 }
-static inline block_t *block_from_ptr(const void *ptr) {
+static inline TLSF_NO_ASAN block_t *block_from_ptr(const void *ptr) {
     return (block_t *)(void *)((char *)(uintptr_t)ptr - HEADER_SIZE);
 }
 
 /* The first block of the pool whose (aligned) memory starts at `mem`. */
-static inline block_t *pool_first_block(void *mem) {
+static inline TLSF_NO_ASAN block_t *pool_first_block(void *mem) {
     return (block_t *)(void *)((char *)mem + POOL_START_OFFSET);
 }
 
@@ -107,14 +108,22 @@ static inline block_t *pool_first_block(void *mem) {
  * is the next block's prev_phys), so realloc can keep the alignment when it moves the
  * block. Such a block offers one word less to its user.
  */
-static inline size_t *slot_alignment_log2(block_t *block, size_t span) {
+static inline TLSF_NO_ASAN size_t *slot_alignment_log2(block_t *block, size_t span) {
     return (size_t *)(void *)((char *)block + span);
 }
 
 /* Usable bytes of an allocated block with size word `word`: its span from the user
  * pointer on, plus the next block's prev_phys word, less the alignment record. */
-static inline size_t block_usable(size_t word) {
+static inline TLSF_NO_ASAN size_t block_usable(size_t word) {
     return word_span(word) - HEADER_SIZE + TLSF_WORD - ((word & BLOCK_ALIGNED) ? TLSF_WORD : 0);
+}
+
+/* The user pointer of a block being handed out; under ASan its usable bytes become the
+ * user's (everything else in a pool stays poisoned). */
+static inline TLSF_NO_ASAN void *block_hand_out(block_t *block) {
+    void *ptr = block_to_ptr(block);
+    memory_unpoison(ptr, block_usable(*slot_size(block)));
+    return ptr;
 }
 
 #endif /* TLSF_BLOCK_H */

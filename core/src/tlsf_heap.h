@@ -78,7 +78,7 @@ typedef char tlsf_check_head_room[(offsetof(struct tlsf_heap, heads) >= HEADER_S
 
 /* The class a free block of this span belongs to: its span is at least the class's
  * lower bound and below the next class's. */
-static inline unsigned class_of_span(size_t span) {
+static inline TLSF_NO_ASAN unsigned class_of_span(size_t span) {
     unsigned shift = bits_fls_size(span | SMALL_SPAN) - TLSF_SL_INDEX_LOG2;
     return ((shift - TLSF_ALIGN_LOG2) << TLSF_SL_INDEX_LOG2) + (unsigned)(span >> shift);
 }
@@ -93,7 +93,7 @@ static inline unsigned class_of_span(size_t span) {
  * index of the next row's first class, so no second bit scan is needed. The result is a
  * multiple of TLSF_ALIGN because shift >= TLSF_ALIGN_LOG2.
  */
-static inline size_t class_round_up(size_t need, unsigned *index) {
+static inline TLSF_NO_ASAN size_t class_round_up(size_t need, unsigned *index) {
     unsigned shift = bits_fls_size(need | SMALL_SPAN) - TLSF_SL_INDEX_LOG2;
     size_t column = ((need - 1) >> shift) + 1;
     *index = ((shift - TLSF_ALIGN_LOG2) << TLSF_SL_INDEX_LOG2) + (unsigned)column;
@@ -101,7 +101,7 @@ static inline size_t class_round_up(size_t need, unsigned *index) {
 }
 
 /* The smallest span of class `index`. */
-static inline size_t class_lower_bound(unsigned index) {
+static inline TLSF_NO_ASAN size_t class_lower_bound(unsigned index) {
     unsigned row = index >> TLSF_SL_INDEX_LOG2;
     if (row == 0) return (size_t)index << TLSF_ALIGN_LOG2;
     return (size_t)(SL_COUNT + (index & SL_MASK)) << (row - 1 + TLSF_ALIGN_LOG2);
@@ -109,7 +109,7 @@ static inline size_t class_lower_bound(unsigned index) {
 
 /* The bytes a request of `bytes` needs from a block: user bytes plus the size word, and
  * at least MIN_SPAN. Callers check bytes <= MAX_REQUEST first, so nothing overflows. */
-static inline size_t request_need(size_t bytes) {
+static inline TLSF_NO_ASAN size_t request_need(size_t bytes) {
     size_t need = bytes + TLSF_WORD;
     return need < MIN_SPAN ? MIN_SPAN : need;
 }
@@ -119,12 +119,12 @@ static inline size_t request_need(size_t bytes) {
 /* The seal of a header (TLSF_CHECKS >= 2): it ties the size word to the block's address
  * and to this heap, so a pointer into another heap or into the middle of a block, or a
  * header overwritten by an overflow, fails the check with near certainty. */
-static inline size_t block_seal(tlsf_t heap, block_t *block, size_t word) {
+static inline TLSF_NO_ASAN size_t block_seal(tlsf_t heap, block_t *block, size_t word) {
     return (size_t)((uintptr_t)block ^ (uintptr_t)heap ^ (uintptr_t)0x5a17c0de) ^ word;
 }
 
 /* Write a block's size word (and, in checked builds, its seal). */
-static inline void block_set_word(tlsf_t heap, block_t *block, size_t word) {
+static inline TLSF_NO_ASAN void block_set_word(tlsf_t heap, block_t *block, size_t word) {
     *slot_size(block) = word;
 #if TLSF_CHECKS >= 2
     *slot_seal(block) = block_seal(heap, block, word);
@@ -134,7 +134,7 @@ static inline void block_set_word(tlsf_t heap, block_t *block, size_t word) {
 }
 
 /* Does the block's header hold what the heap wrote? Always true below TLSF_CHECKS 2. */
-static inline int block_header_intact(tlsf_t heap, block_t *block) {
+static inline TLSF_NO_ASAN int block_header_intact(tlsf_t heap, block_t *block) {
 #if TLSF_CHECKS >= 2
     return *slot_seal(block) == block_seal(heap, block, *slot_size(block));
 #else
@@ -148,18 +148,18 @@ static inline int block_header_intact(tlsf_t heap, block_t *block) {
 
 /* The head node of class `index`, seen as a block whose link slots are its two words.
  * (Computed from the byte offset so that it folds into one add and load offsets.) */
-static inline block_t *list_head(tlsf_t heap, unsigned index) {
+static inline TLSF_NO_ASAN block_t *list_head(tlsf_t heap, unsigned index) {
     return (block_t *)(void *)((char *)heap + offsetof(struct tlsf_heap, heads) - HEADER_SIZE +
                                (size_t)index * (2 * sizeof(block_t *)));
 }
 
 /* The class whose head node is `head`. */
-static inline unsigned list_index(tlsf_t heap, block_t *head) {
+static inline TLSF_NO_ASAN unsigned list_index(tlsf_t heap, block_t *head) {
     return (unsigned)(((uintptr_t)head - (uintptr_t)list_head(heap, 0)) / (2 * sizeof(block_t *)));
 }
 
 /* Record that class `index` has become empty. */
-static inline void bitmap_clear(tlsf_t heap, unsigned index) {
+static inline TLSF_NO_ASAN void bitmap_clear(tlsf_t heap, unsigned index) {
     unsigned row = index >> TLSF_SL_INDEX_LOG2;
     uint32_t columns = heap->sl_bitmap[row] & ~((uint32_t)1 << (index & SL_MASK));
     heap->sl_bitmap[row] = columns;
@@ -167,7 +167,7 @@ static inline void bitmap_clear(tlsf_t heap, unsigned index) {
 }
 
 /* Put a free block at the front of the list of its class. */
-static inline void free_list_insert(tlsf_t heap, block_t *block, size_t span) {
+static inline TLSF_NO_ASAN void free_list_insert(tlsf_t heap, block_t *block, size_t span) {
     unsigned index = class_of_span(span);
     unsigned row = index >> TLSF_SL_INDEX_LOG2;
     uint32_t bit = (uint32_t)1 << (index & SL_MASK);
@@ -184,7 +184,7 @@ static inline void free_list_insert(tlsf_t heap, block_t *block, size_t span) {
 }
 
 /* Unlink a free block from whichever list holds it. */
-static inline void free_list_remove(tlsf_t heap, block_t *block) {
+static inline TLSF_NO_ASAN void free_list_remove(tlsf_t heap, block_t *block) {
     block_t *next = *slot_next_free(block);
     block_t *prev = *slot_prev_free(block);
     *slot_prev_free(next) = prev;
@@ -197,7 +197,7 @@ static inline void free_list_remove(tlsf_t heap, block_t *block) {
  * or NULL if there is none. Two bit scans at most: the rest of the requested row, then
  * the lowest non-empty row above it.
  */
-static inline block_t *take_free_block(tlsf_t heap, unsigned index) {
+static inline TLSF_NO_ASAN block_t *take_free_block(tlsf_t heap, unsigned index) {
     unsigned row = index >> TLSF_SL_INDEX_LOG2;
     uint32_t columns = heap->sl_bitmap[row];
     uint32_t candidates = columns & (~(uint32_t)0 << (index & SL_MASK));
@@ -223,7 +223,7 @@ static inline block_t *take_free_block(tlsf_t heap, unsigned index) {
 
 /* ---- Statistics ---- */
 
-static inline void stats_on_alloc(tlsf_t heap, size_t span) {
+static inline TLSF_NO_ASAN void stats_on_alloc(tlsf_t heap, size_t span) {
 #if TLSF_STATS
     size_t used = heap->used_bytes + span;
     heap->used_bytes = used;
@@ -235,7 +235,7 @@ static inline void stats_on_alloc(tlsf_t heap, size_t span) {
 #endif
 }
 
-static inline void stats_on_free(tlsf_t heap, size_t span) {
+static inline TLSF_NO_ASAN void stats_on_free(tlsf_t heap, size_t span) {
 #if TLSF_STATS
     heap->used_bytes -= span;
     heap->free_count++;
@@ -246,7 +246,7 @@ static inline void stats_on_free(tlsf_t heap, size_t span) {
 }
 
 /* A block in use changed span in place (realloc). */
-static inline void stats_on_resize(tlsf_t heap, size_t old_span, size_t new_span) {
+static inline TLSF_NO_ASAN void stats_on_resize(tlsf_t heap, size_t old_span, size_t new_span) {
 #if TLSF_STATS
     size_t used = heap->used_bytes - old_span + new_span;
     heap->used_bytes = used;
@@ -260,6 +260,6 @@ static inline void stats_on_resize(tlsf_t heap, size_t old_span, size_t new_span
 
 /* Report misuse to the heap's handler (defined in tlsf_inspect.c, out of the hot path). */
 #define tlsf_report TLSF_ABI_NAME(tlsf_report)
-void tlsf_report(tlsf_t heap, tlsf_error_t reason, const void *ptr);
+TLSF_NO_ASAN void tlsf_report(tlsf_t heap, tlsf_error_t reason, const void *ptr);
 
 #endif /* TLSF_HEAP_H */

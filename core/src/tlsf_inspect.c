@@ -4,26 +4,26 @@
  */
 #include "tlsf_heap.h"
 
-size_t tlsf_size(void) {
+TLSF_NO_ASAN size_t tlsf_size(void) {
     return (sizeof(struct tlsf_heap) + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1);
 }
-size_t tlsf_align_size(void) {
+TLSF_NO_ASAN size_t tlsf_align_size(void) {
     return TLSF_ALIGN;
 }
-size_t tlsf_block_size_min(void) {
+TLSF_NO_ASAN size_t tlsf_block_size_min(void) {
     return MIN_SPAN - TLSF_WORD;
 }
-size_t tlsf_block_size_max(void) {
+TLSF_NO_ASAN size_t tlsf_block_size_max(void) {
     return (size_t)1 << TLSF_MAX_BLOCK_LOG2;
 }
-size_t tlsf_pool_overhead(void) {
+TLSF_NO_ASAN size_t tlsf_pool_overhead(void) {
     return POOL_START_OFFSET + SENTINEL_SIZE;
 }
-size_t tlsf_alloc_overhead(void) {
+TLSF_NO_ASAN size_t tlsf_alloc_overhead(void) {
     return TLSF_WORD;
 }
 
-size_t tlsf_largest_allocatable(tlsf_t heap) {
+TLSF_NO_ASAN size_t tlsf_largest_allocatable(tlsf_t heap) {
     unsigned row, index;
     if (heap == NULL || heap->fl_bitmap == 0) return 0;
     /* Every block of the highest non-empty class is at least that class's lower bound,
@@ -33,7 +33,7 @@ size_t tlsf_largest_allocatable(tlsf_t heap) {
     return class_lower_bound(index) - TLSF_WORD;
 }
 
-void tlsf_get_stats(tlsf_t heap, tlsf_stats_t *stats) {
+TLSF_NO_ASAN void tlsf_get_stats(tlsf_t heap, tlsf_stats_t *stats) {
     if (heap == NULL || stats == NULL) return;
     stats->pool_bytes = heap->pool_bytes;
     stats->pool_count = heap->pool_count;
@@ -52,7 +52,7 @@ void tlsf_get_stats(tlsf_t heap, tlsf_stats_t *stats) {
 #endif
 }
 
-void tlsf_reset_peak(tlsf_t heap) {
+TLSF_NO_ASAN void tlsf_reset_peak(tlsf_t heap) {
 #if TLSF_STATS
     if (heap) heap->peak_used_bytes = heap->used_bytes;
 #else
@@ -61,7 +61,7 @@ void tlsf_reset_peak(tlsf_t heap) {
 }
 
 /* Check one free list: links, flags, class membership, physical neighbours. */
-static int check_list(tlsf_t heap, unsigned index) {
+static TLSF_NO_ASAN int check_list(tlsf_t heap, unsigned index) {
     block_t *head = list_head(heap, index);
     block_t *prev = head;
     block_t *block = *slot_next_free(head);
@@ -85,7 +85,7 @@ static int check_list(tlsf_t heap, unsigned index) {
     return errors + (*slot_prev_free(head) != prev);
 }
 
-int tlsf_check(tlsf_t heap) {
+TLSF_NO_ASAN int tlsf_check(tlsf_t heap) {
     int errors = 0;
     unsigned row, column;
     if (heap == NULL) return 1;
@@ -101,17 +101,17 @@ int tlsf_check(tlsf_t heap) {
     return errors;
 }
 
-void tlsf_set_error_handler(tlsf_t heap, tlsf_error_handler_t handler, void *user) {
+TLSF_NO_ASAN void tlsf_set_error_handler(tlsf_t heap, tlsf_error_handler_t handler, void *user) {
     if (heap == NULL) return;
     heap->on_error = handler;
     heap->on_error_user = user;
 }
 
-void tlsf_report(tlsf_t heap, tlsf_error_t reason, const void *ptr) {
+TLSF_NO_ASAN void tlsf_report(tlsf_t heap, tlsf_error_t reason, const void *ptr) {
     if (heap && heap->on_error) heap->on_error(heap, reason, ptr, heap->on_error_user);
 }
 
-const char *tlsf_error_string(tlsf_error_t reason) {
+TLSF_NO_ASAN const char *tlsf_error_string(tlsf_error_t reason) {
     switch (reason) {
     case TLSF_ERROR_NONE: return "no error";
     case TLSF_ERROR_DOUBLE_FREE: return "double free: the block is already free";

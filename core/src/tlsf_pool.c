@@ -14,7 +14,7 @@
 
 #define POOL_OVERHEAD (POOL_START_OFFSET + SENTINEL_SIZE)
 
-tlsf_t tlsf_create(void *mem) {
+TLSF_NO_ASAN tlsf_t tlsf_create(void *mem) {
     tlsf_t heap = (tlsf_t)mem;
     if (mem == NULL || ((uintptr_t)mem & (TLSF_ALIGN - 1))) return NULL;
     /* Bitmaps, statistics and handler only: a list head is read only while its bitmap
@@ -23,22 +23,22 @@ tlsf_t tlsf_create(void *mem) {
     return heap;
 }
 
-tlsf_t tlsf_create_with_pool(void *mem, size_t bytes) {
+TLSF_NO_ASAN tlsf_t tlsf_create_with_pool(void *mem, size_t bytes) {
     tlsf_t heap = tlsf_create(mem);
     if (heap == NULL || bytes < tlsf_size()) return NULL;
     if (tlsf_add_pool(heap, tlsf_get_pool(heap), bytes - tlsf_size()) == NULL) return NULL;
     return heap;
 }
 
-void tlsf_destroy(tlsf_t heap) {
+TLSF_NO_ASAN void tlsf_destroy(tlsf_t heap) {
     (void)heap; /* the heap owns nothing but the caller's memory */
 }
 
-pool_t tlsf_get_pool(tlsf_t heap) {
+TLSF_NO_ASAN pool_t tlsf_get_pool(tlsf_t heap) {
     return heap ? (pool_t)(void *)((char *)heap + tlsf_size()) : NULL;
 }
 
-pool_t tlsf_add_pool(tlsf_t heap, void *mem, size_t bytes) {
+TLSF_NO_ASAN pool_t tlsf_add_pool(tlsf_t heap, void *mem, size_t bytes) {
     size_t span;
     block_t *block, *sentinel;
     if (heap == NULL) return NULL;
@@ -56,10 +56,11 @@ pool_t tlsf_add_pool(tlsf_t heap, void *mem, size_t bytes) {
     free_list_insert(heap, block, span);
     heap->pool_bytes += span;
     heap->pool_count++;
+    memory_poison(mem, bytes); /* nothing in a new pool is the user's yet */
     return (pool_t)mem;
 }
 
-void tlsf_remove_pool(tlsf_t heap, pool_t pool) {
+TLSF_NO_ASAN void tlsf_remove_pool(tlsf_t heap, pool_t pool) {
     block_t *block;
     size_t word;
     if (heap == NULL || pool == NULL) return;
@@ -71,16 +72,17 @@ void tlsf_remove_pool(tlsf_t heap, pool_t pool) {
         return;
     }
     free_list_remove(heap, block);
+    memory_unpoison(pool, (size_t)((char *)block + word_span(word) + SENTINEL_SIZE - (char *)pool));
     heap->pool_bytes -= word_span(word);
     heap->pool_count--;
 }
 
 /* A span that a walk may step over without leaving the pool's chain. */
-static int span_plausible(size_t span) {
+static TLSF_NO_ASAN int span_plausible(size_t span) {
     return span >= MIN_SPAN && span <= MAX_SPAN && (span & (TLSF_ALIGN - 1)) == 0;
 }
 
-void tlsf_walk_pool(pool_t pool, tlsf_walker walker, void *user) {
+TLSF_NO_ASAN void tlsf_walk_pool(pool_t pool, tlsf_walker walker, void *user) {
     block_t *block;
     if (pool == NULL || walker == NULL) return;
     for (block = pool_first_block(pool);;) {
@@ -95,7 +97,7 @@ void tlsf_walk_pool(pool_t pool, tlsf_walker walker, void *user) {
     }
 }
 
-int tlsf_check_pool(pool_t pool) {
+TLSF_NO_ASAN int tlsf_check_pool(pool_t pool) {
     int errors = 0;
     int prev_free = 0;
     block_t *prev = NULL;

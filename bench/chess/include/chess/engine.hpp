@@ -152,7 +152,7 @@ class basic_engine {
       tt_.clear();  // crude but bounded: start over rather than evict
       ++stats_.tt_clears;
     }
-    tt_.emplace(key, nodes);
+    tt_.insert(typename tt_map::value_type(key, nodes));
     ++stats_.tt_stores;
   }
 
