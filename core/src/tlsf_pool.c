@@ -8,18 +8,19 @@
  *
  * The sentinel is never free, so coalescing stops at it and never leaves the pool.
  */
-#include <string.h>
-
 #include "tlsf_heap.h"
 
 #define POOL_OVERHEAD (POOL_START_OFFSET + SENTINEL_SIZE)
 
 TLSF_NO_ASAN tlsf_t tlsf_create(void *mem) {
     tlsf_t heap = (tlsf_t)mem;
+    size_t *word = (size_t *)mem;
+    size_t words = offsetof(struct tlsf_heap, heads) / sizeof(size_t);
     if (mem == NULL || ((uintptr_t)mem & (TLSF_ALIGN - 1))) return NULL;
     /* Bitmaps, statistics and handler only: a list head is read only while its bitmap
-     * bit is set, so the heads need no initialisation. */
-    memset(heap, 0, offsetof(struct tlsf_heap, heads));
+     * bit is set, so the heads need no initialisation. A plain loop of a fixed count
+     * rather than memset keeps the C library's memset out of small images. */
+    while (words--) *word++ = 0;
     return heap;
 }
 
@@ -42,12 +43,13 @@ TLSF_NO_ASAN pool_t tlsf_add_pool(tlsf_t heap, void *mem, size_t bytes) {
     size_t span;
     block_t *block, *sentinel;
     if (heap == NULL) return NULL;
-    if (mem == NULL || ((uintptr_t)mem & (TLSF_ALIGN - 1)) || bytes < POOL_OVERHEAD + MIN_SPAN ||
-        ((bytes - POOL_OVERHEAD) & ~(TLSF_ALIGN - 1)) > MAX_SPAN) {
+    /* Too few bytes wrap the subtraction around to a huge span: one range test covers
+     * both ends. */
+    span = (bytes - POOL_OVERHEAD) & ~(TLSF_ALIGN - 1);
+    if (mem == NULL || ((uintptr_t)mem & (TLSF_ALIGN - 1)) || span - MIN_SPAN > MAX_SPAN - MIN_SPAN) {
         tlsf_report(heap, TLSF_ERROR_BAD_POOL, mem);
         return NULL;
     }
-    span = (bytes - POOL_OVERHEAD) & ~(TLSF_ALIGN - 1);
     block = pool_first_block(mem);
     sentinel = block_at(block, span);
     block_set_word(heap, block, span | BLOCK_FREE);

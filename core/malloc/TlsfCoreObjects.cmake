@@ -1,0 +1,43 @@
+# tlsf_core_objects(<name>): the sources of the core library (target `tlsf`) compiled once
+# more, as the OBJECT library <name>, with exactly the core's configuration: its include
+# directories, compile definitions (TLSF_CHECKS, TLSF_STATS, ... as the cache or the build
+# type set them), compile options (-ffreestanding and the warning set) and C standard.
+#
+# For builds of the core that need flags the static library `tlsf` does not have:
+# position-independent code for libtlsf_malloc.so, libFuzzer coverage, ThreadSanitizer.
+# Add those to <name> afterwards, e.g.
+#   tlsf_core_objects(tlsf_core_pic)
+#   set_target_properties(tlsf_core_pic PROPERTIES POSITION_INDEPENDENT_CODE ON)
+#   add_library(x SHARED x.c $<TARGET_OBJECTS:tlsf_core_pic>)
+# The list of sources is read from `tlsf`, so a file added to the core is picked up here.
+function(tlsf_core_objects name)
+  if(NOT TARGET tlsf)
+    message(FATAL_ERROR "tlsf_core_objects: the core target `tlsf` must be defined first")
+  endif()
+  get_target_property(_sources tlsf SOURCES)
+  get_target_property(_dir tlsf SOURCE_DIR)
+  set(_absolute "")
+  foreach(_source IN LISTS _sources)
+    if(IS_ABSOLUTE "${_source}")
+      list(APPEND _absolute "${_source}")
+    else()
+      list(APPEND _absolute "${_dir}/${_source}")
+    endif()
+  endforeach()
+  add_library(${name} OBJECT ${_absolute})
+  target_include_directories(${name} PRIVATE $<TARGET_PROPERTY:tlsf,INCLUDE_DIRECTORIES>)
+  target_compile_definitions(${name} PRIVATE $<TARGET_PROPERTY:tlsf,COMPILE_DEFINITIONS>)
+  target_compile_options(${name} PRIVATE $<TARGET_PROPERTY:tlsf,COMPILE_OPTIONS>)
+  set_target_properties(${name} PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON
+                                           C_EXTENSIONS OFF)
+endfunction()
+
+# tlsf_core_usage(<target>): what a consumer of tlsf_core_objects needs to include tlsf.h
+# with the same configuration as the core (the usage requirements of `tlsf`, without
+# linking the static library).
+function(tlsf_core_usage target)
+  target_include_directories(${target} PRIVATE
+    $<TARGET_PROPERTY:tlsf,INTERFACE_INCLUDE_DIRECTORIES>)
+  target_compile_definitions(${target} PRIVATE
+    $<TARGET_PROPERTY:tlsf,INTERFACE_COMPILE_DEFINITIONS>)
+endfunction()
