@@ -140,6 +140,10 @@ TLSF_NO_ASAN void *tlsf_aligned_alloc(tlsf_t heap, size_t align, size_t bytes) {
     return tlsf_memalign_offset(heap, align, bytes, 0);
 }
 
+TLSF_NO_ASAN void tlsf_insert_free_block(tlsf_t heap, block_t *block, size_t span) {
+    free_list_insert(heap, block, span);
+}
+
 /* ---- Freeing ---- */
 
 /*

@@ -258,6 +258,11 @@ static inline TLSF_NO_ASAN void stats_on_resize(tlsf_t heap, size_t old_span, si
 #endif
 }
 
+/* free_list_insert out of line (defined in tlsf_alloc.c), for the pool functions: a small
+ * image then carries one copy of the insertion, shared with malloc and free. */
+#define tlsf_insert_free_block TLSF_ABI_NAME(tlsf_insert_free_block)
+TLSF_NO_ASAN void tlsf_insert_free_block(tlsf_t heap, block_t *block, size_t span);
+
 /* Report misuse to the heap's handler (defined in tlsf_inspect.c, out of the hot path). */
 #define tlsf_report TLSF_ABI_NAME(tlsf_report)
 TLSF_NO_ASAN void tlsf_report(tlsf_t heap, tlsf_error_t reason, const void *ptr);

@@ -55,7 +55,7 @@ TLSF_NO_ASAN pool_t tlsf_add_pool(tlsf_t heap, void *mem, size_t bytes) {
     block_set_word(heap, block, span | BLOCK_FREE);
     *slot_prev_phys(sentinel) = block;
     block_set_word(heap, sentinel, BLOCK_PREV_FREE);
-    free_list_insert(heap, block, span);
+    tlsf_insert_free_block(heap, block, span);
     heap->pool_bytes += span;
     heap->pool_count++;
     memory_poison(mem, bytes); /* nothing in a new pool is the user's yet */
