@@ -149,7 +149,8 @@ pool_t tlsf_get_pool(tlsf_t tlsf);
 /*
  * tlsf_add_pool: give the `bytes` bytes at `mem` to the heap, as one free block. `mem`
  * must be aligned to tlsf_align_size(); `bytes` must be at least tlsf_pool_overhead() +
- * tlsf_block_size_min() and the usable part at most tlsf_block_size_max() (bytes beyond
+ * tlsf_alloc_overhead() + tlsf_block_size_min() (one smallest block) and the part for
+ * blocks below tlsf_block_size_max() (bytes beyond
  * a multiple of the alignment are left unused). Any number of pools may be added; they
  * must not overlap each other or the control structure. O(1). Returns the pool, or NULL
  * (and the error handler hears TLSF_ERROR_BAD_POOL) if `tlsf` or `mem` is NULL, `mem` is
@@ -242,13 +243,14 @@ size_t tlsf_block_size(void *ptr);
 size_t tlsf_size(void);
 /* tlsf_align_size: the alignment of every returned pointer and of pool memory. */
 size_t tlsf_align_size(void);
-/* tlsf_block_size_min: the smallest block size a pool must be able to hold. */
+/* tlsf_block_size_min: the usable size of the smallest block. */
 size_t tlsf_block_size_min(void);
 /* tlsf_block_size_max: the size every block, and a pool's usable part, stays below. */
 size_t tlsf_block_size_max(void);
-/* tlsf_pool_overhead: bytes of a pool not available to blocks (the end sentinel). */
+/* tlsf_pool_overhead: bytes of a pool outside its blocks (start padding, end sentinel). */
 size_t tlsf_pool_overhead(void);
-/* tlsf_alloc_overhead: bytes of header per allocated block (one machine word). */
+/* tlsf_alloc_overhead: bytes of header per allocated block (one machine word; more with
+ * TLSF_CHECKS >= 2). A block's span is its usable size plus this. */
 size_t tlsf_alloc_overhead(void);
 
 /* ---- Inspection ------------------------------------------------------------------- */

@@ -82,6 +82,7 @@ static tlsf_t heap;
 static size_t page_bytes;
 static size_t chunk_bytes;
 static size_t max_pool_bytes;
+static size_t max_request;
 static pool_rec_t *recs; /* sorted by start */
 static size_t rec_count;
 static size_t rec_capacity;
@@ -266,6 +267,17 @@ static int heap_init_locked(void) {
         return 0;
     }
     tlsf_set_error_handler(heap, on_heap_error, NULL);
+    { /* The largest request a pool can be made for (pool_bytes_for is monotonic). */
+        size_t low = 0, high = max_pool_bytes;
+        while (low < high) {
+            size_t mid = low + (high - low + 1) / 2;
+            if (pool_bytes_for(mid, 0, 0) != 0)
+                low = mid;
+            else
+                high = mid - 1;
+        }
+        max_request = low;
+    }
     return 1;
 }
 
@@ -572,6 +584,7 @@ EXPORT void tlsfm_get_info(struct tlsfm_info *info) {
     if (info == NULL) return;
     memset(info, 0, sizeof *info);
     lock();
+    if (heap == NULL) heap_init_locked();
     info->pools = rec_count;
     for (i = 0; i < rec_count; ++i) {
         info->dedicated_pools += recs[i].dedicated != 0;
@@ -583,6 +596,7 @@ EXPORT void tlsfm_get_info(struct tlsfm_info *info) {
     info->maps = map_count;
     info->unmaps = unmap_count;
     info->chunk_bytes = chunk_bytes;
+    info->max_request = max_request;
     if (heap != NULL) {
         tlsf_stats_t stats;
         tlsf_get_stats(heap, &stats);

@@ -33,9 +33,12 @@ struct tlsfm_info {
     size_t live_blocks;       /* allocations not yet freed */
     size_t used_bytes;        /* bytes in allocated blocks (0 if TLSF_STATS == 0) */
     size_t chunk_bytes;       /* the size of an ordinary pool */
+    size_t max_request;       /* the largest malloc that can succeed (the configuration's
+                                 TLSF_MAX_BLOCK_LOG2 bounds a pool) */
 };
 
-/* Fill *info (NULL is ignored). Takes the heap's lock. */
+/* Fill *info (NULL is ignored). Takes the heap's lock (and sets the heap up if no
+ * allocation did yet). */
 void tlsfm_get_info(struct tlsfm_info *info);
 
 /*

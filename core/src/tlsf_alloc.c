@@ -92,7 +92,8 @@ TLSF_NO_ASAN void *tlsf_memalign_offset(tlsf_t heap, size_t align, size_t bytes,
     size_t want, room, have, gap, flags = BLOCK_ALIGNED;
     block_t *block;
     uintptr_t first, target;
-    if (heap == NULL || align == 0 || (align & (align - 1)) != 0) return alloc_failed(heap);
+    if (heap == NULL || align == 0 || (align & (align - 1)) != 0 || (bytes != 0 && offset >= bytes))
+        return alloc_failed(heap);
     if (align <= TLSF_ALIGN) {
         /* Every block already has this alignment; the offset must keep it. */
         if (offset & (align - 1)) return alloc_failed(heap);
@@ -296,6 +297,7 @@ TLSF_NO_ASAN void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
         stats_on_resize(heap, have, grown);
     }
     block_trim_used(heap, block, want);
+    stats_on_settle(heap);
     if (extra) *slot_alignment_log2(block, word_span(*slot_size(block))) = record;
     memory_poison(ptr, block_usable(word));
     return block_hand_out(block);

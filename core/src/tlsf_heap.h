@@ -245,12 +245,11 @@ static inline TLSF_NO_ASAN void stats_on_free(tlsf_t heap, size_t span) {
 #endif
 }
 
-/* A block in use changed span in place (realloc). */
+/* A block in use changed span in place (realloc). The peak is left to stats_on_settle,
+ * since a growing realloc briefly takes more than it keeps. */
 static inline TLSF_NO_ASAN void stats_on_resize(tlsf_t heap, size_t old_span, size_t new_span) {
 #if TLSF_STATS
-    size_t used = heap->used_bytes - old_span + new_span;
-    heap->used_bytes = used;
-    if (used > heap->peak_used_bytes) heap->peak_used_bytes = used;
+    heap->used_bytes = heap->used_bytes - old_span + new_span;
 #else
     (void)heap;
     (void)old_span;
@@ -262,6 +261,15 @@ static inline TLSF_NO_ASAN void stats_on_resize(tlsf_t heap, size_t old_span, si
  * image then carries one copy of the insertion, shared with malloc and free. */
 #define tlsf_insert_free_block TLSF_ABI_NAME(tlsf_insert_free_block)
 TLSF_NO_ASAN void tlsf_insert_free_block(tlsf_t heap, block_t *block, size_t span);
+
+/* After a realloc in place: record the peak of what it kept. */
+static inline TLSF_NO_ASAN void stats_on_settle(tlsf_t heap) {
+#if TLSF_STATS
+    if (heap->used_bytes > heap->peak_used_bytes) heap->peak_used_bytes = heap->used_bytes;
+#else
+    (void)heap;
+#endif
+}
 
 /* Report misuse to the heap's handler (defined in tlsf_inspect.c, out of the hot path). */
 #define tlsf_report TLSF_ABI_NAME(tlsf_report)

@@ -11,7 +11,7 @@ TLSF_NO_ASAN size_t tlsf_align_size(void) {
     return TLSF_ALIGN;
 }
 TLSF_NO_ASAN size_t tlsf_block_size_min(void) {
-    return MIN_SPAN - TLSF_WORD;
+    return MIN_SPAN - HEADER_SIZE + TLSF_WORD; /* the usable bytes of the smallest block */
 }
 TLSF_NO_ASAN size_t tlsf_block_size_max(void) {
     return (size_t)1 << TLSF_MAX_BLOCK_LOG2;
@@ -20,7 +20,7 @@ TLSF_NO_ASAN size_t tlsf_pool_overhead(void) {
     return POOL_START_OFFSET + SENTINEL_SIZE;
 }
 TLSF_NO_ASAN size_t tlsf_alloc_overhead(void) {
-    return TLSF_WORD;
+    return HEADER_SIZE - TLSF_WORD; /* a block borrows the next one's prev_phys word */
 }
 
 TLSF_NO_ASAN size_t tlsf_largest_allocatable(tlsf_t heap) {

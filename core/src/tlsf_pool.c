@@ -6,11 +6,19 @@
  *   mem + POOL_START_OFFSET   first block: span | BLOCK_FREE
  *   first block + span        sentinel: span 0, "in use", prev_phys -> last block
  *
- * The sentinel is never free, so coalescing stops at it and never leaves the pool.
+ * The sentinel is never free, so coalescing stops at it and never leaves the pool. The
+ * first block's prev_phys word is never needed (nothing precedes it), so it records where
+ * the sentinel is: the walk and the checks then know where the pool ends without trusting
+ * the sizes they are checking.
  */
 #include "tlsf_heap.h"
 
 #define POOL_OVERHEAD (POOL_START_OFFSET + SENTINEL_SIZE)
+
+/* The sentinel of the pool whose first block is `first` (see the top of this file). */
+static TLSF_NO_ASAN block_t *pool_sentinel(block_t *first) {
+    return *slot_prev_phys(first);
+}
 
 TLSF_NO_ASAN tlsf_t tlsf_create(void *mem) {
     tlsf_t heap = (tlsf_t)mem;
@@ -25,8 +33,10 @@ TLSF_NO_ASAN tlsf_t tlsf_create(void *mem) {
 }
 
 TLSF_NO_ASAN tlsf_t tlsf_create_with_pool(void *mem, size_t bytes) {
-    tlsf_t heap = tlsf_create(mem);
-    if (heap == NULL || bytes < tlsf_size()) return NULL;
+    tlsf_t heap;
+    if (bytes < tlsf_size()) return NULL; /* before tlsf_create writes anything */
+    heap = tlsf_create(mem);
+    if (heap == NULL) return NULL;
     if (tlsf_add_pool(heap, tlsf_get_pool(heap), bytes - tlsf_size()) == NULL) return NULL;
     return heap;
 }
@@ -54,6 +64,7 @@ TLSF_NO_ASAN pool_t tlsf_add_pool(tlsf_t heap, void *mem, size_t bytes) {
     sentinel = block_at(block, span);
     block_set_word(heap, block, span | BLOCK_FREE);
     *slot_prev_phys(sentinel) = block;
+    *slot_prev_phys(block) = sentinel;
     block_set_word(heap, sentinel, BLOCK_PREV_FREE);
     tlsf_insert_free_block(heap, block, span);
     heap->pool_bytes += span;
@@ -69,7 +80,7 @@ TLSF_NO_ASAN void tlsf_remove_pool(tlsf_t heap, pool_t pool) {
     block = pool_first_block(pool);
     word = *slot_size(block);
     /* Empty means: the first block is free and the sentinel follows it. */
-    if (!(word & BLOCK_FREE) || *slot_size(block_at(block, word_span(word))) != BLOCK_PREV_FREE) {
+    if (!(word & BLOCK_FREE) || block_at(block, word_span(word)) != pool_sentinel(block)) {
         tlsf_report(heap, TLSF_ERROR_POOL_IN_USE, pool);
         return;
     }
@@ -79,20 +90,24 @@ TLSF_NO_ASAN void tlsf_remove_pool(tlsf_t heap, pool_t pool) {
     heap->pool_count--;
 }
 
-/* A span that a walk may step over without leaving the pool's chain. */
-static TLSF_NO_ASAN int span_plausible(size_t span) {
-    return span >= MIN_SPAN && span <= MAX_SPAN && (span & (TLSF_ALIGN - 1)) == 0;
+/* A span that a walk may step over without leaving the pool: stepping must not pass the
+ * sentinel. */
+static TLSF_NO_ASAN int span_fits(block_t *block, size_t span, block_t *sentinel) {
+    return span >= MIN_SPAN && (span & (TLSF_ALIGN - 1)) == 0 &&
+           span <= (size_t)((char *)sentinel - (char *)block);
 }
 
 TLSF_NO_ASAN void tlsf_walk_pool(pool_t pool, tlsf_walker walker, void *user) {
-    block_t *block;
+    block_t *block, *sentinel;
     if (pool == NULL || walker == NULL) return;
-    for (block = pool_first_block(pool);;) {
+    block = pool_first_block(pool);
+    sentinel = pool_sentinel(block);
+    while (block != sentinel) {
         size_t word = *slot_size(block);
         size_t span = word_span(word);
-        if (!span_plausible(span)) break; /* the sentinel (or damage: stop rather than run off) */
+        if (!span_fits(block, span, sentinel)) break; /* damage: stop rather than run off */
         if (word & BLOCK_FREE)
-            walker(block_to_ptr(block), span - TLSF_WORD, 0, user);
+            walker(block_to_ptr(block), span - HEADER_SIZE + TLSF_WORD, 0, user);
         else
             walker(block_to_ptr(block), block_usable(word), 1, user);
         block = block_at(block, span);
@@ -103,20 +118,23 @@ TLSF_NO_ASAN int tlsf_check_pool(pool_t pool) {
     int errors = 0;
     int prev_free = 0;
     block_t *prev = NULL;
-    block_t *block;
+    block_t *block, *sentinel;
     if (pool == NULL) return 1;
-    for (block = pool_first_block(pool);;) {
+    block = pool_first_block(pool);
+    sentinel = pool_sentinel(block);
+    if ((uintptr_t)sentinel <= (uintptr_t)block || ((uintptr_t)sentinel - (uintptr_t)block) & (TLSF_ALIGN - 1))
+        return 1;
+    for (;;) {
         size_t word = *slot_size(block);
         size_t span = word_span(word);
         int is_free = (word & BLOCK_FREE) != 0;
         errors += ((word & BLOCK_PREV_FREE) != 0) != prev_free;
         if (prev_free) errors += *slot_prev_phys(block) != prev;
-        if (span == 0) {
-            errors += is_free; /* the sentinel is always in use */
-            errors += prev == NULL;
+        if (block == sentinel) {
+            errors += is_free || span != 0; /* the sentinel: size 0, in use */
             break;
         }
-        if (!span_plausible(span)) return errors + 1;
+        if (!span_fits(block, span, sentinel)) return errors + 1;
         errors += is_free && prev_free; /* free blocks are always coalesced */
         errors += is_free && (word & BLOCK_ALIGNED) != 0;
         prev_free = is_free;
