@@ -29,32 +29,32 @@
 /* X(opt, config, function, bound) */
 #define TLSF_M4_BOUNDS(X)                                                                \
     X("O2", "default",  "malloc",                   115)                                 \
-    X("O2", "default",  "free",                     113)                                 \
-    X("O2", "default",  "memalign",                 202)                                 \
-    X("O2", "default",  "realloc-nocopy",           384)                                 \
-    X("O2", "default",  "init",                     152)                                 \
-    X("O2", "default",  "size:init+malloc+free",   1090)                                 \
-    X("O2", "default",  "size:core",               3720)                                 \
-    X("Os", "default",  "malloc",                   143)                                 \
-    X("Os", "default",  "free",                     133)                                 \
-    X("Os", "default",  "memalign",                 241)                                 \
-    X("Os", "default",  "realloc-nocopy",           460)                                 \
-    X("Os", "default",  "init",                     150)                                 \
-    X("Os", "default",  "size:init+malloc+free",    994)                                 \
-    X("Os", "default",  "size:core",               2850)                                 \
+    X("O2", "default",  "free",                     116)                                 \
+    X("O2", "default",  "memalign",                 206)                                 \
+    X("O2", "default",  "realloc-nocopy",           392)                                 \
+    X("O2", "default",  "init",                     160)                                 \
+    X("O2", "default",  "size:init+malloc+free",   1146)                                 \
+    X("O2", "default",  "size:core",               3988)                                 \
+    X("Os", "default",  "malloc",                   140)                                 \
+    X("Os", "default",  "free",                     149)                                 \
+    X("Os", "default",  "memalign",                 246)                                 \
+    X("Os", "default",  "realloc-nocopy",           481)                                 \
+    X("Os", "default",  "init",                     167)                                 \
+    X("Os", "default",  "size:init+malloc+free",    910)                                 \
+    X("Os", "default",  "size:core",               3054)                                 \
     X("O2", "smallest", "malloc",                   103)                                 \
-    X("O2", "smallest", "free",                      96)                                 \
-    X("O2", "smallest", "memalign",                 190)                                 \
-    X("O2", "smallest", "realloc-nocopy",           350)                                 \
-    X("O2", "smallest", "init",                     128)                                 \
-    X("O2", "smallest", "size:init+malloc+free",   1002)                                 \
-    X("O2", "smallest", "size:core",               3552)                                 \
-    X("Os", "smallest", "malloc",                   132)                                 \
-    X("Os", "smallest", "free",                     109)                                 \
-    X("Os", "smallest", "memalign",                 232)                                 \
-    X("Os", "smallest", "realloc-nocopy",           414)                                 \
-    X("Os", "smallest", "init",                     126)                                 \
-    X("Os", "smallest", "size:init+malloc+free",    882)                                 \
-    X("Os", "smallest", "size:core",               2654)
+    X("O2", "smallest", "free",                      100)                                 \
+    X("O2", "smallest", "memalign",                 195)                                 \
+    X("O2", "smallest", "realloc-nocopy",           362)                                 \
+    X("O2", "smallest", "init",                     115)                                 \
+    X("O2", "smallest", "size:init+malloc+free",   1050)                                 \
+    X("O2", "smallest", "size:core",               3788)                                 \
+    X("Os", "smallest", "malloc",                   130)                                 \
+    X("Os", "smallest", "free",                     124)                                 \
+    X("Os", "smallest", "memalign",                 239)                                 \
+    X("Os", "smallest", "realloc-nocopy",           436)                                 \
+    X("Os", "smallest", "init",                     122)                                 \
+    X("Os", "smallest", "size:init+malloc+free",    776)                                 \
+    X("Os", "smallest", "size:core",               2808)
 
 #endif /* TLSF_M4_BOUNDS_H */

@@ -57,16 +57,40 @@ static inline TLSF_NO_ASAN void block_use_front(tlsf_t heap, block_t *block, siz
 }
 
 TLSF_NO_ASAN void *tlsf_malloc(tlsf_t heap, size_t bytes) {
-    unsigned index;
-    size_t span;
+    unsigned index, rest_index;
+    size_t span, have, rest;
     block_t *block;
     if (!heap_usable(heap) || bytes > MAX_REQUEST) return alloc_failed(heap);
     span = class_round_up(request_need(bytes), &index);
-    block = take_free_block(heap, index);
-    if (block == NULL) return alloc_failed(heap);
+    index = find_free_class(heap, index);
+    if (index == LIST_COUNT) return alloc_failed(heap);
+    block = *slot_next_free(list_head(heap, index));
     /* A free block's size word holds only its span and BLOCK_FREE: its neighbours are
      * in use, and BLOCK_ALIGNED is only ever set on blocks in use. */
-    block_use_front(heap, block, *slot_size(block) - BLOCK_FREE, span, 0);
+    have = *slot_size(block) - BLOCK_FREE;
+    rest = have - span;
+    if (rest >= MIN_SPAN) {
+        /* Split; the rest stays free. If it is still of the block's class (a small piece
+         * cut from a large block), it simply takes the block's place in the list. */
+        block_t *tail = block_at(block, span);
+        block_set_word(heap, tail, rest | BLOCK_FREE);
+        *slot_prev_phys(block_at(tail, rest)) = tail; /* its PREV_FREE flag is still set */
+        rest_index = class_of_span(rest);
+        if (rest_index == index) {
+            free_list_replace(block, tail);
+        } else {
+            free_list_pop(heap, index, block);
+            free_list_insert_at(heap, tail, rest_index);
+        }
+    } else {
+        /* The leftover could never be allocated on its own: the user gets it too. */
+        block_t *next = block_at(block, have);
+        free_list_pop(heap, index, block);
+        span = have;
+        block_set_word(heap, next, *slot_size(next) & ~(size_t)BLOCK_PREV_FREE);
+    }
+    block_set_word(heap, block, span);
+    stats_on_alloc(heap, span);
     return block_hand_out(block);
 }
 
@@ -203,33 +227,59 @@ static inline TLSF_NO_ASAN size_t merge_next(tlsf_t heap, block_t *block, size_t
     return span;
 }
 
-/* Make the `span` bytes at `block` a free block, whose neighbours are both in use. */
-static inline TLSF_NO_ASAN void publish_free(tlsf_t heap, block_t *block, size_t span) {
+/* Write the header of free block `block` and tell the block after it. */
+static inline TLSF_NO_ASAN void mark_free(tlsf_t heap, block_t *block, size_t span) {
     block_t *after = block_at(block, span);
     block_set_word(heap, block, span | BLOCK_FREE);
     *slot_prev_phys(after) = block;
     block_set_word(heap, after, *slot_size(after) | BLOCK_PREV_FREE);
+}
+
+/* Make the `span` bytes at `block` a free block, whose neighbours are both in use. */
+static inline TLSF_NO_ASAN void publish_free(tlsf_t heap, block_t *block, size_t span) {
+    mark_free(heap, block, span);
     free_list_insert(heap, block, span);
 }
 
 TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
-    block_t *block;
-    size_t word, span;
+    block_t *block, *next;
+    size_t word, span, next_word;
     if (ptr == NULL || !heap_usable(heap) || !block_check_in_use(heap, ptr)) return;
     block = block_from_ptr(ptr);
     word = *slot_size(block);
     span = word_span(word);
     memory_poison(ptr, block_usable(word));
     stats_on_free(heap, span);
-    span = merge_next(heap, block, span);
+    next = block_at(block, span);
+    next_word = *slot_size(next);
     if (word & BLOCK_PREV_FREE) {
+        /* Merge into the free block before; it keeps its list place if its class holds. */
         block_t *prev = *slot_prev_phys(block);
-        free_list_remove(heap, prev);
+        size_t prev_span = *slot_size(prev) - BLOCK_FREE;
 #if TLSF_CHECKS >= 1
         block_set_word(heap, block, word | BLOCK_FREE); /* a second free of ptr is caught */
 #endif
-        span += (size_t)((char *)block - (char *)prev);
+        span += prev_span;
+        if (next_word & BLOCK_FREE) {
+            free_list_remove(heap, next);
+            span += next_word - BLOCK_FREE;
+        }
+        if (same_class(prev_span, span)) {
+            mark_free(heap, prev, span);
+            return;
+        }
+        free_list_remove(heap, prev);
         block = prev;
+    } else if (next_word & BLOCK_FREE) {
+        /* Absorb the free block after; take its list place if its class holds. */
+        size_t next_span = next_word - BLOCK_FREE;
+        span += next_span;
+        if (same_class(next_span, span)) {
+            free_list_replace(next, block);
+            mark_free(heap, block, span);
+            return;
+        }
+        free_list_remove(heap, next);
     }
     publish_free(heap, block, span);
 }

@@ -78,9 +78,19 @@ typedef char tlsf_check_head_room[(offsetof(struct tlsf_heap, heads) >= HEADER_S
 
 /* The class a free block of this span belongs to: its span is at least the class's
  * lower bound and below the next class's. */
+static inline TLSF_NO_ASAN unsigned class_shift(size_t span) {
+    return bits_fls_size(span | SMALL_SPAN) - TLSF_SL_INDEX_LOG2;
+}
 static inline TLSF_NO_ASAN unsigned class_of_span(size_t span) {
-    unsigned shift = bits_fls_size(span | SMALL_SPAN) - TLSF_SL_INDEX_LOG2;
+    unsigned shift = class_shift(span);
     return ((shift - TLSF_ALIGN_LOG2) << TLSF_SL_INDEX_LOG2) + (unsigned)(span >> shift);
+}
+
+/* Are spans `smaller` <= `larger` in the same class? Class bounds of `larger`'s row are
+ * multiples of 1 << class_shift(larger), so yes exactly when no bit at or above that shift
+ * differs. (Used to leave a block in its list when it grows or shrinks within its class.) */
+static inline TLSF_NO_ASAN int same_class(size_t smaller, size_t larger) {
+    return ((smaller ^ larger) >> class_shift(larger)) == 0;
 }
 
 /*
@@ -166,9 +176,8 @@ static inline TLSF_NO_ASAN void bitmap_clear(tlsf_t heap, unsigned index) {
     if (columns == 0) heap->fl_bitmap &= ~((uint32_t)1 << row);
 }
 
-/* Put a free block at the front of the list of its class. */
-static inline TLSF_NO_ASAN void free_list_insert(tlsf_t heap, block_t *block, size_t span) {
-    unsigned index = class_of_span(span);
+/* Put a free block at the front of the list of class `index`. */
+static inline TLSF_NO_ASAN void free_list_insert_at(tlsf_t heap, block_t *block, unsigned index) {
     unsigned row = index >> TLSF_SL_INDEX_LOG2;
     uint32_t bit = (uint32_t)1 << (index & SL_MASK);
     uint32_t columns = heap->sl_bitmap[row];
@@ -183,6 +192,11 @@ static inline TLSF_NO_ASAN void free_list_insert(tlsf_t heap, block_t *block, si
     heap->fl_bitmap |= (uint32_t)1 << row;
 }
 
+/* Put a free block at the front of the list of its class. */
+static inline TLSF_NO_ASAN void free_list_insert(tlsf_t heap, block_t *block, size_t span) {
+    free_list_insert_at(heap, block, class_of_span(span));
+}
+
 /* Unlink a free block from whichever list holds it. */
 static inline TLSF_NO_ASAN void free_list_remove(tlsf_t heap, block_t *block) {
     block_t *next = *slot_next_free(block);
@@ -192,32 +206,50 @@ static inline TLSF_NO_ASAN void free_list_remove(tlsf_t heap, block_t *block) {
     if (next == prev) bitmap_clear(heap, list_index(heap, prev)); /* only the head is left */
 }
 
+/* Let `fresh` take the list place of free block `old`, whose class it shares: no bitmap
+ * changes, the cheap case of a split or merge that stays within a class. */
+static inline TLSF_NO_ASAN void free_list_replace(block_t *old, block_t *fresh) {
+    block_t *next = *slot_next_free(old);
+    block_t *prev = *slot_prev_free(old);
+    *slot_next_free(fresh) = next;
+    *slot_prev_free(fresh) = prev;
+    *slot_prev_free(next) = fresh;
+    *slot_next_free(prev) = fresh;
+}
+
 /*
- * Unlink and return the first block of the first non-empty class at or above `index`,
- * or NULL if there is none. Two bit scans at most: the rest of the requested row, then
- * the lowest non-empty row above it.
+ * The first non-empty class at or above `index`, or LIST_COUNT if there is none. Two bit
+ * scans at most: the rest of the requested row, then the lowest non-empty row above it.
  */
-static inline TLSF_NO_ASAN block_t *take_free_block(tlsf_t heap, unsigned index) {
+static inline TLSF_NO_ASAN unsigned find_free_class(tlsf_t heap, unsigned index) {
     unsigned row = index >> TLSF_SL_INDEX_LOG2;
-    uint32_t columns = heap->sl_bitmap[row];
-    uint32_t candidates = columns & (~(uint32_t)0 << (index & SL_MASK));
-    block_t *head, *block, *next;
+    uint32_t candidates = heap->sl_bitmap[row] & (~(uint32_t)0 << (index & SL_MASK));
     if (candidates == 0) {
         uint32_t rows = heap->fl_bitmap & (~(uint32_t)1 << row);
-        if (rows == 0) return NULL;
+        if (rows == 0) return LIST_COUNT;
         row = bits_ffs32(rows);
-        candidates = columns = heap->sl_bitmap[row];
+        candidates = heap->sl_bitmap[row];
     }
-    head = list_head(heap, (row << TLSF_SL_INDEX_LOG2) + bits_ffs32(candidates));
-    block = *slot_next_free(head);
-    next = *slot_next_free(block);
+    return (row << TLSF_SL_INDEX_LOG2) + bits_ffs32(candidates);
+}
+
+/* Unlink the first block of class `index`'s list (it is `block`). */
+static inline TLSF_NO_ASAN void free_list_pop(tlsf_t heap, unsigned index, block_t *block) {
+    block_t *head = list_head(heap, index);
+    block_t *next = *slot_next_free(block);
     *slot_next_free(head) = next;
     *slot_prev_free(next) = head;
-    if (next == head) { /* the list is empty now: drop its bit, the lowest candidate */
-        columns ^= candidates & (~candidates + 1u);
-        heap->sl_bitmap[row] = columns;
-        if (columns == 0) heap->fl_bitmap &= ~((uint32_t)1 << row);
-    }
+    if (next == head) bitmap_clear(heap, index);
+}
+
+/* Unlink and return the first block of the first non-empty class at or above `index`, or
+ * NULL if there is none. */
+static inline TLSF_NO_ASAN block_t *take_free_block(tlsf_t heap, unsigned index) {
+    block_t *block;
+    index = find_free_class(heap, index);
+    if (index == LIST_COUNT) return NULL;
+    block = *slot_next_free(list_head(heap, index));
+    free_list_pop(heap, index, block);
     return block;
 }
 
