@@ -1,0 +1,115 @@
+# firmware-app/app.cmake - whole-program Cortex-M4 images (included at the end of
+# bench/cortex-m4/CMakeLists.txt, after the harness's prerequisites were found):
+#
+#   demo-nano, demo-full   C library and C++ on one TLSF heap (tlsf_newlib.cpp), with
+#                          exceptions, newlib-nano / full newlib, _sbrk a trap;
+#   chess-newlib-nano      perft(3) of bench/chess with std::allocator over newlib-nano's
+#   chess-newlib-full      malloc / full newlib's malloc (_sbrk serves the arena), and over
+#   chess-tlsf             TLSF (tlsf_newlib.cpp: global new/delete and malloc replaced);
+#
+# the host runner tlsf_m4_app (host/m4app.c), the target tlsf_m4_app_report and, with the
+# tests, the ctests of test/m4/firmware_app.cmake. See firmware-app/README.md.
+get_filename_component(_m4_bin_dir ${TLSF_M4_CC} DIRECTORY)
+find_program(TLSF_M4_CXX arm-none-eabi-g++ HINTS ${_m4_bin_dir})
+if(NOT TLSF_M4_CXX)
+  message(STATUS "Cortex-M4 application images: skipped (arm-none-eabi-g++ not found)")
+else()
+  set(_app ${CMAKE_CURRENT_SOURCE_DIR}/firmware-app)
+  set(_app_out ${CMAKE_CURRENT_BINARY_DIR}/app)
+  file(GLOB _app_cpp_headers CONFIGURE_DEPENDS ${TLSF_ROOT}/cpp/include/tlsf/*.hpp
+       ${TLSF_ROOT}/bench/chess/include/chess/*.hpp)
+  set(_app_werror "")
+  if(TLSF_WERROR)
+    set(_app_werror -Werror)
+  endif()
+  set(_app_arch -mcpu=cortex-m4 -mthumb -mfloat-abi=soft -O2 -ffunction-sections
+      -fdata-sections -Wall -Wextra -Wpedantic -Wshadow ${_app_werror}
+      -DBENCH_TARGET -I${_fw} -I${_app} -I${TLSF_ROOT}/core/include)
+  # The TLSF default heap: the region between two linker symbols (app.ld), our lock.
+  set(_app_heap -DTLSF_DEFAULT_HEAP_START=__heap_start -DTLSF_DEFAULT_HEAP_END=__heap_end
+      -DTLSF_DEFAULT_HEAP_LOCK=TLSF_LOCK_USER)
+  set(_app_cxx ${_app_arch} -std=gnu++17 -I${TLSF_ROOT}/cpp/include)
+  set(_app_link -nostartfiles -L${_fw} -T${_app}/app.ld -Wl,--gc-sections)
+  set(_app_deps ${_app}/app.ld ${_fw}/m4.ld ${_app}/app_report.h ${_fw}/bench_api.h
+      ${_app_cpp_headers} ${_core_headers})
+
+  # The C parts, each compiled once into a relocatable object (-r): the startup code and
+  # the system calls (_sbrk serving the arena or trapping), and the TLSF core.
+  set(_app_objects "")
+  foreach(serves 0 1)
+    set(obj ${_app_out}/platform-sbrk${serves}.o)
+    add_custom_command(OUTPUT ${obj}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${_app_out}
+      COMMAND ${TLSF_M4_CC} ${_app_arch} -std=c99 -ffreestanding -Wconversion
+              -DAPP_SBRK_SERVES=${serves} -r -nostdlib
+              ${_fw}/startup.c ${_fw}/bench_asm.S ${_app}/app_syscalls.c -o ${obj}
+      DEPENDS ${_fw}/startup.c ${_fw}/bench_asm.S ${_app}/app_syscalls.c ${_app_deps}
+      COMMENT "Cortex-M4 application platform (sbrk ${serves})" VERBATIM)
+    list(APPEND _app_objects ${obj})
+  endforeach()
+  set(_app_core ${_app_out}/tlsf_core.o)
+  add_custom_command(OUTPUT ${_app_core}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${_app_out}
+    COMMAND ${TLSF_M4_CC} ${_app_arch} -std=c99 -ffreestanding -Wconversion -r -nostdlib
+            ${_core_sources} -o ${_app_core}
+    DEPENDS ${_core_sources} ${_core_headers}
+    COMMENT "Cortex-M4 application TLSF core" VERBATIM)
+  list(APPEND _app_objects ${_app_core})
+
+  set(_app_elves "")
+  # tlsf_m4_app_image(<name> SOURCES <files> OBJECTS <objs> FLAGS <flags> LIBS <libs>)
+  function(tlsf_m4_app_image name)
+    cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;OBJECTS;FLAGS;LIBS")
+    set(elf ${_app_out}/${name}.elf)
+    add_custom_command(OUTPUT ${elf}
+      COMMAND ${TLSF_M4_CXX} ${_app_cxx} ${arg_FLAGS} ${arg_SOURCES} ${arg_OBJECTS}
+              ${_app_link} ${arg_LIBS} -o ${elf} -Wl,-Map=${_app_out}/${name}.map
+      DEPENDS ${arg_SOURCES} ${arg_OBJECTS} ${_app_deps}
+      COMMENT "Cortex-M4 application image ${name}" VERBATIM)
+    set(_app_elves ${_app_elves} ${elf} PARENT_SCOPE)
+  endfunction()
+
+  set(_trap ${_app_out}/platform-sbrk0.o ${_app_core})
+  set(_serve ${_app_out}/platform-sbrk1.o)
+  # The demo, with exceptions. Debian's libstdc++_nano is built without unwind tables (a
+  # throw cannot get through __cxa_throw), so the nano image links newlib-nano's libc with
+  # the full libstdc++.
+  tlsf_m4_app_image(demo-nano SOURCES ${_app}/app_demo.cpp ${_app}/tlsf_newlib.cpp
+    OBJECTS ${_trap} FLAGS ${_app_heap} -DTLSF_NEWLIB_COUNTERS --specs=nano.specs -nodefaultlibs
+    LIBS -Wl,--start-group -l:libstdc++.a -lc_nano -lgcc -Wl,--end-group)
+  # The same with a direct _sbrk call at the end: must stop in bench_panic (a ctest).
+  tlsf_m4_app_image(demo-sbrk-probe SOURCES ${_app}/app_demo.cpp ${_app}/tlsf_newlib.cpp
+    OBJECTS ${_trap} FLAGS ${_app_heap} -DTLSF_NEWLIB_COUNTERS -DAPP_PROBE_SBRK)
+  tlsf_m4_app_image(demo-full SOURCES ${_app}/app_demo.cpp ${_app}/tlsf_newlib.cpp
+    OBJECTS ${_trap} FLAGS ${_app_heap} -DTLSF_NEWLIB_COUNTERS)
+  # perft(3): the same program over three heaps.
+  set(_chess -fno-exceptions -fno-rtti -I${TLSF_ROOT}/bench/chess/include)
+  tlsf_m4_app_image(chess-newlib-nano SOURCES ${_app}/app_chess.cpp OBJECTS ${_serve}
+    FLAGS ${_chess} --specs=nano.specs)
+  tlsf_m4_app_image(chess-newlib-full SOURCES ${_app}/app_chess.cpp OBJECTS ${_serve}
+    FLAGS ${_chess})
+  tlsf_m4_app_image(chess-tlsf SOURCES ${_app}/app_chess.cpp ${_app}/tlsf_newlib.cpp
+    OBJECTS ${_trap} FLAGS ${_chess} ${_app_heap} -DAPP_TLSF --specs=nano.specs)
+  add_custom_target(tlsf_m4_app_images ALL DEPENDS ${_app_elves})
+
+  add_executable(tlsf_m4_app host/m4app.c host/elf32.c)
+  set_target_properties(tlsf_m4_app PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON
+                                               C_EXTENSIONS OFF)
+  target_include_directories(tlsf_m4_app PRIVATE host ${_app})
+  target_link_libraries(tlsf_m4_app PRIVATE PkgConfig::UNICORN)
+  tlsf_warnings(tlsf_m4_app)
+  add_dependencies(tlsf_m4_app tlsf_m4_app_images)
+
+  set(TLSF_M4_APP_DEMOS ${_app_out}/demo-nano.elf ${_app_out}/demo-full.elf)
+  set(TLSF_M4_APP_PERFT nano=${_app_out}/chess-newlib-nano.elf
+      full=${_app_out}/chess-newlib-full.elf tlsf=${_app_out}/chess-tlsf.elf)
+  add_custom_target(tlsf_m4_app_report
+    COMMAND tlsf_m4_app --demo ${_app_out}/demo-nano.elf
+    COMMAND tlsf_m4_app --demo ${_app_out}/demo-full.elf
+    COMMAND tlsf_m4_app --perft --profile ${TLSF_M4_APP_PERFT}
+    DEPENDS tlsf_m4_app tlsf_m4_app_images USES_TERMINAL VERBATIM)
+
+  if(TLSF_M4_TESTS)
+    include(${TLSF_ROOT}/test/m4/firmware_app.cmake)
+  endif()
+endif()

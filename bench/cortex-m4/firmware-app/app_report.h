@@ -1,0 +1,58 @@
+/*
+ * app_report.h - what the application images tell the host (host/m4app.c).
+ *
+ * The firmware fills the object `app_report` (in RAM) and writes its stdout into
+ * `app_out`; the host finds both by name in the ELF symbol table and reads them after the
+ * image has run to bench_trap. The host also snapshots its instruction counter whenever the
+ * pc enters app_mark_begin / app_mark_end (see app_marks.c): the measured section.
+ * Every field is a 32-bit word, so the layout is the same on both sides.
+ */
+#ifndef APP_REPORT_H
+#define APP_REPORT_H
+
+#include <stdint.h>
+
+#define APP_REPORT_MAGIC 0x41505031u /* "APP1" */
+
+/* One step of the demo: the TLSF statistics before and after it. */
+typedef struct app_step {
+    uint32_t alloc_delta; /* tlsf alloc_count after - before */
+    uint32_t free_delta;  /* tlsf free_count after - before */
+    uint32_t ok;          /* the step's own check passed (1) */
+    uint32_t in_heap;     /* the pointer(s) it produced lie in __heap_start..__heap_end */
+} app_step_t;
+
+enum { APP_STEP_PRINTF, APP_STEP_STRDUP, APP_STEP_MAP, APP_STEP_EXCEPTION, APP_STEP_CALLOC,
+       APP_STEP_COUNT };
+
+typedef struct app_report {
+    uint32_t magic;
+    uint32_t kind;            /* 1: demo, 2: perft */
+    uint32_t done;            /* main reached its end */
+    /* demo */
+    uint32_t allocs_before_main; /* alloc_count when main starts (libstdc++'s EH pool) */
+    uint32_t retarget_calls;  /* calls of the malloc family (C side) */
+    uint32_t lock_calls;      /* times the heap's lock was taken */
+    uint32_t lock_depth;      /* must be 0 at the end */
+    uint32_t heap_check;      /* tlsf_check of the default heap: 1 if clean */
+    uint32_t live_blocks_end; /* blocks still allocated at the end */
+    app_step_t steps[APP_STEP_COUNT];
+    /* perft */
+    uint32_t perft_depth;
+    uint32_t perft_lo, perft_hi; /* the node count */
+    uint32_t perft_allocs;       /* TLSF image: alloc_count delta over perft; else 0 */
+} app_report_t;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+#ifdef BENCH_TARGET
+extern volatile app_report_t app_report;
+void app_mark_begin(void);
+void app_mark_end(void);
+#endif
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* APP_REPORT_H */

@@ -1,0 +1,128 @@
+// tlsf/config.hpp - the compile-time switches of the C++ layer, in one place.
+//
+// Like the core's settings (tlsf_config.h), each switch can be given on the compiler
+// command line (-DTLSF_DEFAULT_HEAP_SIZE=65536), in the header named by TLSF_USER_CONFIG,
+// or with #define before the first tlsf header of a translation unit.
+//
+// The switches are program-wide. The default heap is defined by inline functions, so two
+// translation units that see different settings would break the one-definition rule.
+// Give them as compile definitions of the whole executable (or in TLSF_USER_CONFIG), or
+// use them in a single translation unit, as a firmware image that includes
+// <tlsf/global_new.hpp> from main.cpp does.
+//
+// Where the process default heap (tlsf::default_heap()) gets its memory:
+//
+//   TLSF_DEFAULT_HEAP_SIZE    bytes of a static array that becomes its first pool. 0 (the
+//                             default) means no array.
+//   TLSF_DEFAULT_HEAP_START   together: the names of two linker symbols bounding a region
+//   TLSF_DEFAULT_HEAP_END     that becomes a pool (firmware: -DTLSF_DEFAULT_HEAP_START=
+//                             __heap_start -DTLSF_DEFAULT_HEAP_END=__heap_end). They are
+//                             declared as extern "C" char NAME[].
+//   TLSF_DEFAULT_HEAP_GROW    1: when the heap is exhausted, add a pool obtained from the
+//                             operating system (mmap where it exists, std::malloc
+//                             otherwise). Default: 1 on a system with an OS when neither
+//                             of the above is set, else 0 (a fixed heap runs out
+//                             deterministically).
+//   TLSF_DEFAULT_HEAP_GROW_SIZE  the smallest pool growth asks for (default 1 MiB). Each
+//                             new pool is also at least as large as all the earlier ones,
+//                             so a program that uses N bytes makes O(log N) OS calls.
+//
+// Memory can also be given at run time, in any configuration, with
+// tlsf::install_default_heap(memory, bytes): before the first allocation that is where
+// the control structure goes; later it becomes one more pool.
+//
+// How the default heap is locked (TLSF_DEFAULT_HEAP_LOCK):
+//
+//   TLSF_LOCK_STD_MUTEX  a std::mutex. The default on a system with an OS.
+//   TLSF_LOCK_NONE       no lock: bare metal, or a program with one thread. The default
+//                        without an OS.
+//   TLSF_LOCK_USER       the program defines `tlsf::lock_hooks tlsf::default_heap_lock()
+//                        noexcept` (see <tlsf/lock.hpp>), returning the lock and unlock
+//                        functions of its RTOS. It is called once, on first use.
+#ifndef TLSF_CPP_CONFIG_HPP
+#define TLSF_CPP_CONFIG_HPP
+
+#include <tlsf_config.h> // the core's settings; it also includes TLSF_USER_CONFIG
+
+// The values TLSF_DEFAULT_HEAP_LOCK can take.
+#define TLSF_LOCK_NONE 0
+#define TLSF_LOCK_STD_MUTEX 1
+#define TLSF_LOCK_USER 2
+
+// TLSF_CPP_EXCEPTIONS: 1 when the code is compiled with exceptions. Failures then throw
+// (std::bad_alloc and friends); with 0 they call the failure handler (<tlsf/failure.hpp>).
+#ifndef TLSF_CPP_EXCEPTIONS
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+#define TLSF_CPP_EXCEPTIONS 1
+#else
+#define TLSF_CPP_EXCEPTIONS 0
+#endif
+#endif
+
+// TLSF_CPP_RTTI: 1 when dynamic_cast is available. Without it, tlsf::memory_resource
+// compares equal only to itself (see <tlsf/memory_resource.hpp>).
+#ifndef TLSF_CPP_RTTI
+#if defined(__cpp_rtti) || defined(__GXX_RTTI) || defined(_CPPRTTI)
+#define TLSF_CPP_RTTI 1
+#else
+#define TLSF_CPP_RTTI 0
+#endif
+#endif
+
+// TLSF_CPP_HOSTED: 1 when there is an operating system to ask for memory, to provide
+// std::mutex and to print to. Bare-metal toolchains (arm-none-eabi) define none of these.
+#ifndef TLSF_CPP_HOSTED
+#if defined(__unix__) || defined(__APPLE__) || defined(_WIN32)
+#define TLSF_CPP_HOSTED 1
+#else
+#define TLSF_CPP_HOSTED 0
+#endif
+#endif
+
+// Internal: whether AddressSanitizer instruments this code (the core then poisons the
+// parts of a pool its user does not own).
+#if defined(__SANITIZE_ADDRESS__)
+#define TLSF_DETAIL_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TLSF_DETAIL_ASAN 1
+#endif
+#endif
+#ifndef TLSF_DETAIL_ASAN
+#define TLSF_DETAIL_ASAN 0
+#endif
+
+#ifndef TLSF_DEFAULT_HEAP_SIZE
+#define TLSF_DEFAULT_HEAP_SIZE 0
+#endif
+
+#if defined(TLSF_DEFAULT_HEAP_START) != defined(TLSF_DEFAULT_HEAP_END)
+#error "TLSF_DEFAULT_HEAP_START and TLSF_DEFAULT_HEAP_END must be defined together"
+#endif
+
+#ifndef TLSF_DEFAULT_HEAP_GROW
+#if TLSF_CPP_HOSTED && TLSF_DEFAULT_HEAP_SIZE == 0 && !defined(TLSF_DEFAULT_HEAP_START)
+#define TLSF_DEFAULT_HEAP_GROW 1
+#else
+#define TLSF_DEFAULT_HEAP_GROW 0
+#endif
+#endif
+
+#ifndef TLSF_DEFAULT_HEAP_GROW_SIZE
+#define TLSF_DEFAULT_HEAP_GROW_SIZE (1024 * 1024)
+#endif
+
+#ifndef TLSF_DEFAULT_HEAP_LOCK
+#if TLSF_CPP_HOSTED
+#define TLSF_DEFAULT_HEAP_LOCK TLSF_LOCK_STD_MUTEX
+#else
+#define TLSF_DEFAULT_HEAP_LOCK TLSF_LOCK_NONE
+#endif
+#endif
+
+#if TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_NONE && TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_STD_MUTEX &&   \
+    TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_USER
+#error "TLSF_DEFAULT_HEAP_LOCK must be TLSF_LOCK_NONE, TLSF_LOCK_STD_MUTEX or TLSF_LOCK_USER"
+#endif
+
+#endif // TLSF_CPP_CONFIG_HPP

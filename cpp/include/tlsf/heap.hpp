@@ -1,0 +1,366 @@
+// tlsf/heap.hpp - a TLSF heap as a C++ object: tlsf::heap and tlsf::static_heap<Bytes>.
+//
+// A tlsf::heap owns a TLSF control structure and pools placed in memory the program
+// provides; it never allocates anything itself. On top of the C API it adds what a shared
+// heap needs: an optional lock (<tlsf/lock.hpp>), an optional source of more pools for
+// when it runs out, an error handler that stops the program on misuse, and a list of its
+// pools so that check() and contains() see all of them.
+//
+// A heap is neither copyable nor movable. Allocators, memory resources and containers
+// hold its address, and every block it handed out belongs to its control structure; a
+// moved heap would leave all of them pointing at the old object.
+#ifndef TLSF_HEAP_HPP
+#define TLSF_HEAP_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+
+#include <tlsf.h>
+
+#include "tlsf/config.hpp"
+#include "tlsf/failure.hpp"
+#include "tlsf/lock.hpp"
+
+#if TLSF_CPP_HOSTED
+#include <cstdio>
+#endif
+
+#if TLSF_DETAIL_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
+namespace tlsf {
+
+// The alignment of every block and pool (tlsf_align_size(), known at compile time).
+inline constexpr std::size_t alignment = std::size_t{1} << TLSF_ALIGN_LOG2;
+
+// A heap's statistics; see tlsf_get_stats in tlsf.h.
+using heap_stats = tlsf_stats_t;
+
+// A span of memory: what a pool source hands over.
+struct region {
+    void *memory = nullptr;
+    std::size_t bytes = 0;
+};
+
+// Where a heap gets another pool when an allocation fails. `obtain(needed, context)`
+// returns at least `needed` bytes (enough for the failed request, alignment and overheads
+// included) or an empty region. It runs with the heap's lock held, so it must not
+// allocate from that heap. The memory must stay valid for the heap's lifetime.
+struct pool_source {
+    region (*obtain)(std::size_t needed, void *context) = nullptr;
+    void *context = nullptr;
+};
+
+class heap {
+  public:
+    // An empty heap: every allocation fails (or asks the pool source) until add_pool
+    // gives it memory.
+    heap() noexcept = default;
+
+    // A heap over the `bytes` bytes at `memory`: the control structure (tlsf_size()
+    // bytes, about 15 KiB on 64-bit targets and 3 KiB on 32-bit ones with the default
+    // configuration) and the first pool. `memory` need not be aligned; the bytes skipped
+    // to align it count against `bytes`. Throws std::invalid_argument if `memory` is null
+    // or too small to hold a control structure and a pool (without exceptions: the
+    // failure handler, reason failure::bad_memory).
+    heap(void *memory, std::size_t bytes) : heap(memory, bytes, std::nothrow) {
+        if (handle_ == nullptr) detail::fail(failure::bad_memory, bytes);
+    }
+
+    // As above, but never fails loudly: if the memory is unusable the heap is empty
+    // (operator bool is false).
+    heap(void *memory, std::size_t bytes, std::nothrow_t) noexcept { add_pool(memory, bytes); }
+
+    heap(const heap &) = delete;
+    heap &operator=(const heap &) = delete;
+
+    // Ends the heap. Blocks still allocated become invalid; the memory returns to its
+    // owner. Nothing is checked or freed: the heap owns nothing. (Under AddressSanitizer
+    // the core poisons its pools; they are unpoisoned here, or the owner's next use of
+    // the memory - a later stack frame, say - would be reported.)
+    ~heap() {
+#if TLSF_DETAIL_ASAN
+        for (const pool_link *link = pools_; link != nullptr; link = link->next)
+            __asan_unpoison_memory_region(pool_of(link), link->bytes);
+#endif
+        tlsf_destroy(handle_);
+    }
+
+    // Whether the heap has memory (a control structure). False for an empty heap.
+    explicit operator bool() const noexcept {
+        return handle_ != nullptr;
+    }
+
+    // Give the `bytes` bytes at `memory` to the heap as one more pool; on an empty heap
+    // the control structure goes there first. `memory` is aligned up as in the
+    // constructor; a region larger than a pool can be (tlsf_block_size_max()) becomes
+    // several pools. The memory must not overlap the heap's other memory and must
+    // outlive the heap. Returns false, leaving the heap unchanged, if the memory is null
+    // or too small. O(1) per pool made.
+    bool add_pool(void *memory, std::size_t bytes) noexcept {
+        detail::scoped_lock guard{lock_};
+        return add_pool_locked(memory, bytes);
+    }
+
+    // At least `bytes` usable bytes aligned to tlsf::alignment, or nullptr. bytes == 0
+    // gives a unique minimum-size block. O(1) (plus the pool source, if it runs).
+    void *malloc(std::size_t bytes) noexcept {
+        detail::scoped_lock guard{lock_};
+        void *block = handle_ ? tlsf_malloc(handle_, bytes) : nullptr;
+        if (block == nullptr && grow(bytes, alignment)) block = tlsf_malloc(handle_, bytes);
+        return block;
+    }
+
+    // `count * size` zeroed bytes, or nullptr (also when the product overflows).
+    void *calloc(std::size_t count, std::size_t size) noexcept {
+        detail::scoped_lock guard{lock_};
+        void *block = handle_ ? tlsf_calloc(handle_, count, size) : nullptr;
+        if (block == nullptr && (size == 0 || count <= SIZE_MAX / size) &&
+            grow(count * size, alignment))
+            block = tlsf_calloc(handle_, count, size);
+        return block;
+    }
+
+    // At least `bytes` usable bytes at a multiple of `align`, or nullptr. `align` must be
+    // a power of two (otherwise: nullptr); up to tlsf::alignment this is malloc. O(1).
+    void *memalign(std::size_t align, std::size_t bytes) noexcept {
+        if (align <= alignment) {
+            if (align == 0 || (align & (align - 1)) != 0) return nullptr;
+            return malloc(bytes);
+        }
+        detail::scoped_lock guard{lock_};
+        void *block = handle_ ? tlsf_memalign(handle_, align, bytes) : nullptr;
+        if (block == nullptr && grow(bytes, align)) block = tlsf_memalign(handle_, align, bytes);
+        return block;
+    }
+
+    // Resize the block at `block` (tlsf_realloc): keeps the contents and a memalign
+    // alignment; nullptr behaves as malloc; bytes == 0 frees and returns nullptr. On
+    // failure returns nullptr and the old block is untouched. O(1) plus the copy.
+    void *realloc(void *block, std::size_t bytes) noexcept {
+        detail::scoped_lock guard{lock_};
+        if (handle_ == nullptr && block != nullptr) return nullptr; // not a block of ours
+        void *moved = handle_ ? tlsf_realloc(handle_, block, bytes) : nullptr;
+        if (moved == nullptr && bytes != 0 && grow(bytes, alignment))
+            moved = tlsf_realloc(handle_, block, bytes);
+        return moved;
+    }
+
+    // Return a block to the heap. nullptr is ignored (without taking the lock). Misuse
+    // the core detects (double free, misaligned pointer) goes to the error handler.
+    void free(void *block) noexcept {
+        if (block == nullptr) return;
+        detail::scoped_lock guard{lock_};
+        if (handle_) tlsf_free(handle_, block);
+    }
+
+    // The usable size of an allocated block (at least what was asked for); 0 for nullptr.
+    // Reads only the block's own header, so it takes no lock.
+    static std::size_t usable_size(const void *block) noexcept {
+        return tlsf_block_size(const_cast<void *>(block));
+    }
+
+    // The heap's statistics (tlsf_get_stats); all zero for an empty heap. O(1).
+    heap_stats stats() const noexcept {
+        heap_stats result{};
+        detail::scoped_lock guard{lock_};
+        if (handle_) tlsf_get_stats(handle_, &result);
+        return result;
+    }
+
+    // Set peak_used_bytes to the current used_bytes.
+    void reset_peak() noexcept {
+        detail::scoped_lock guard{lock_};
+        if (handle_) tlsf_reset_peak(handle_);
+    }
+
+    // The largest request malloc would satisfy right now without growing (exact). O(1).
+    std::size_t largest_allocatable() const noexcept {
+        detail::scoped_lock guard{lock_};
+        return handle_ ? tlsf_largest_allocatable(handle_) : 0;
+    }
+
+    // Verify the control structure and every pool added through this object
+    // (tlsf_check, tlsf_check_pool). True when consistent; an empty heap is. Linear in
+    // the number of blocks: for tests and debugging, not for real-time paths.
+    bool check() const noexcept {
+        detail::scoped_lock guard{lock_};
+        if (handle_ == nullptr) return true;
+        bool consistent = tlsf_check(handle_) == 0;
+        for (const pool_link *link = pools_; link != nullptr; link = link->next)
+            consistent = consistent && tlsf_check_pool(pool_of(link)) == 0;
+        return consistent;
+    }
+
+    // Whether `pointer` lies inside one of the heap's pools. Linear in the number of
+    // pools: for assertions and tests.
+    bool contains(const void *pointer) const noexcept {
+        detail::scoped_lock guard{lock_};
+        const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+        for (const pool_link *link = pools_; link != nullptr; link = link->next) {
+            const auto begin = reinterpret_cast<std::uintptr_t>(pool_of(link));
+            if (address >= begin && address < begin + link->bytes) return true;
+        }
+        return false;
+    }
+
+    // The C heap, for the functions of tlsf.h this class does not wrap; nullptr while
+    // empty. Calls through it bypass the lock.
+    tlsf_t native_handle() const noexcept {
+        return handle_;
+    }
+
+    // Lock every later operation with `hooks` (lock_hooks{}: no lock). Set it before the
+    // heap is shared; changing it while another thread uses the heap is a data race.
+    void set_lock(const lock_hooks &hooks) noexcept {
+        lock_ = hooks;
+    }
+
+    // Ask `source` for another pool when an allocation fails, then retry once
+    // (pool_source{}: never grow). Set before the heap is shared, like the lock.
+    void set_pool_source(const pool_source &source) noexcept {
+        source_ = source;
+    }
+
+    // Install the handler that hears about misuse (see tlsf_error_handler_t). The default
+    // is abort_on_misuse; nullptr selects the core's silent behaviour (the faulty call
+    // does nothing). Applies to the current control structure and to one created later.
+    void set_error_handler(tlsf_error_handler_t handler, void *user) noexcept {
+        detail::scoped_lock guard{lock_};
+        on_error_ = handler;
+        on_error_user_ = user;
+        if (handle_) tlsf_set_error_handler(handle_, handler, user);
+    }
+
+    // The default error handler: reports a double free, a bad pointer or a corrupt block
+    // (on stderr where there is one) and aborts, since the program's memory can no longer
+    // be trusted. A pool the core refuses is not misuse here - add_pool returns false.
+    static void abort_on_misuse(tlsf_t, tlsf_error_t reason, const void *pointer, void *) {
+        if (reason == TLSF_ERROR_BAD_POOL) return;
+#if TLSF_CPP_HOSTED
+        std::fprintf(stderr, "tlsf: %s (pointer %p)\n", tlsf_error_string(reason),
+                     const_cast<void *>(pointer));
+#else
+        (void)pointer;
+#endif
+        std::abort();
+    }
+
+  private:
+    // Each pool added through add_pool starts with this link (one alignment unit), so
+    // that check() and contains() can find every pool.
+    struct pool_link {
+        pool_link *next;
+        std::size_t bytes; // of the pool proper, after the link
+    };
+    static constexpr std::size_t link_bytes =
+        (sizeof(pool_link) + alignment - 1) & ~(alignment - 1);
+
+    static pool_t pool_of(const pool_link *link) noexcept {
+        return reinterpret_cast<pool_t>(const_cast<char *>(reinterpret_cast<const char *>(link)) +
+                                        link_bytes);
+    }
+
+    bool add_pool_locked(void *memory, std::size_t bytes) noexcept {
+        if (memory == nullptr) return false;
+        const auto address = reinterpret_cast<std::uintptr_t>(memory);
+        const auto skip = static_cast<std::size_t>((alignment - address % alignment) % alignment);
+        if (bytes < skip) return false;
+        char *next = static_cast<char *>(memory) + skip;
+        bytes -= skip;
+
+        tlsf_t target = handle_;
+        if (target == nullptr) {
+            const std::size_t control = tlsf_size();
+            if (bytes < control) return false;
+            target = tlsf_create(next);
+            tlsf_set_error_handler(target, on_error_, on_error_user_);
+            next += control;
+            bytes -= control;
+        }
+        // Pools of at most `largest` bytes (the core refuses one whose usable part reaches
+        // tlsf_block_size_max()), each after its link; a remainder too small for a pool is
+        // left unused. `smallest` is a little above the core's minimum, so that the core
+        // is never handed a pool it would refuse.
+        const std::size_t largest =
+            (tlsf_block_size_max() - 1 + tlsf_pool_overhead()) & ~(alignment - 1);
+        const std::size_t smallest = tlsf_pool_overhead() + tlsf_block_size_min() + alignment;
+        bool added = false;
+        while (bytes >= link_bytes + smallest) {
+            std::size_t pool_bytes = bytes - link_bytes;
+            if (pool_bytes > largest) pool_bytes = largest;
+            if (tlsf_add_pool(target, next + link_bytes, pool_bytes) == nullptr) break;
+            pools_ = ::new (static_cast<void *>(next)) pool_link{pools_, pool_bytes};
+            next += link_bytes + pool_bytes;
+            bytes -= link_bytes + pool_bytes;
+            added = true;
+        }
+        if (added) handle_ = target;
+        return added;
+    }
+
+    // The pool size that surely serves a request of `bytes` at `align`: the block with its
+    // header, alignment gap and alignment record (all within 16 alignment units), rounded
+    // up twice by the "good fit" size classes (less than 1/2^TLSF_SL_INDEX_LOG2 each time:
+    // the block, then the block with its gap), the pool overheads and, for an empty heap,
+    // the control structure. 0 when no pool could serve it.
+    std::size_t pool_bytes_for(std::size_t bytes, std::size_t align) const noexcept {
+        const std::size_t limit = tlsf_block_size_max();
+        if (bytes >= limit || align >= limit) return 0;
+        std::size_t span = bytes + (align > alignment ? align : 0) + 16 * alignment;
+        span += span >> TLSF_SL_INDEX_LOG2;
+        span += span >> TLSF_SL_INDEX_LOG2;
+        span += alignment + link_bytes + tlsf_pool_overhead();
+        if (handle_ == nullptr) span += tlsf_size();
+        return span;
+    }
+
+    // Called with the lock held after a failed allocation: add a pool from the source.
+    bool grow(std::size_t bytes, std::size_t align) noexcept {
+        if (source_.obtain == nullptr) return false;
+        const std::size_t needed = pool_bytes_for(bytes, align);
+        if (needed == 0) return false;
+        const region more = source_.obtain(needed, source_.context);
+        return more.memory != nullptr && add_pool_locked(more.memory, more.bytes);
+    }
+
+    tlsf_t handle_ = nullptr;
+    pool_link *pools_ = nullptr;
+    lock_hooks lock_{};
+    pool_source source_{};
+    tlsf_error_handler_t on_error_ = &heap::abort_on_misuse;
+    void *on_error_user_ = nullptr;
+};
+
+namespace detail {
+// The storage of a static_heap, in a base class so that it exists before the heap base
+// is built on it.
+template <std::size_t Bytes>
+struct heap_storage {
+    alignas(tlsf::alignment) unsigned char bytes[Bytes];
+};
+} // namespace detail
+
+// A heap with its own storage of `Bytes` bytes, aligned for TLSF: static storage when the
+// object is static, part of the enclosing object or stack frame otherwise. Bytes must
+// cover the control structure (see heap's constructor) plus the pool. As a global it is
+// built during dynamic initialisation; used from other static constructors, make it a
+// function-local static instead. Converts to tlsf::heap&.
+template <std::size_t Bytes>
+class static_heap : private detail::heap_storage<Bytes>, public heap {
+  public:
+    static constexpr std::size_t capacity = Bytes;
+
+    // Builds the heap in the storage. Throws std::invalid_argument if Bytes is too small
+    // (without exceptions: the failure handler).
+    static_heap() : heap(this->bytes, Bytes) {}
+
+    // As above; if Bytes is too small the heap is empty instead (operator bool is false).
+    explicit static_heap(std::nothrow_t) noexcept : heap(this->bytes, Bytes, std::nothrow) {}
+};
+
+} // namespace tlsf
+
+#endif // TLSF_HEAP_HPP

@@ -1,0 +1,89 @@
+// tlsf/memory_resource.hpp - tlsf::memory_resource: a std::pmr::memory_resource over a heap.
+//
+// For std::pmr containers. Their allocator (std::pmr::polymorphic_allocator) never
+// propagates, so a container built on a resource stays on it through assignments and
+// swaps, and it hands itself to the elements (uses-allocator construction): a
+// std::pmr::vector<std::pmr::string> puts the strings on the same heap as the vector.
+// No tlsf::pmr aliases are provided, since they would only repeat the std::pmr ones:
+//
+//   tlsf::static_heap<64 * 1024> heap;
+//   tlsf::memory_resource resource{heap};
+//   std::pmr::map<int, std::pmr::string> names{&resource};
+//
+// std::pmr::set_default_resource(tlsf::default_resource()) sends every std::pmr container
+// built without a resource to the default heap.
+//
+// Defined only where the standard library has <memory_resource>.
+#ifndef TLSF_MEMORY_RESOURCE_HPP
+#define TLSF_MEMORY_RESOURCE_HPP
+
+#if defined(__has_include)
+#if __has_include(<memory_resource>)
+#include <memory_resource>
+#endif
+#endif
+
+#if defined(__cpp_lib_memory_resource)
+
+#include <cstddef>
+#include <new>
+
+#include "tlsf/default_heap.hpp"
+#include "tlsf/failure.hpp"
+#include "tlsf/heap.hpp"
+
+namespace tlsf {
+
+class memory_resource final : public std::pmr::memory_resource {
+  public:
+    // A resource on the process default heap.
+    memory_resource() noexcept : heap_(&default_heap()) {}
+
+    // A resource on `h`, which must outlive every container using the resource.
+    explicit memory_resource(heap &h) noexcept : heap_(&h) {}
+
+    // The heap this resource allocates from.
+    heap &get_heap() const noexcept { return *heap_; }
+
+  private:
+    // At least `bytes` bytes aligned to `align` (tlsf_memalign above tlsf::alignment).
+    // Throws std::bad_alloc if the heap has no block large enough (without exceptions:
+    // the failure handler). O(1).
+    void *do_allocate(std::size_t bytes, std::size_t align) override {
+        void *block = heap_->memalign(align, bytes);
+        if (block == nullptr) detail::fail(failure::out_of_memory, bytes);
+        return block;
+    }
+
+    // Frees; the size and alignment are not needed, the block records its own. O(1).
+    void do_deallocate(void *block, std::size_t, std::size_t) override { heap_->free(block); }
+
+    // Equal to another tlsf::memory_resource on the same heap: each can free what the
+    // other allocated. Without RTTI the other's type cannot be known, so only the same
+    // object compares equal - still correct, merely fewer moves become O(1).
+    bool do_is_equal(const std::pmr::memory_resource &other) const noexcept override {
+        if (this == &other) return true;
+#if TLSF_CPP_RTTI
+        const auto *same_kind = dynamic_cast<const tlsf::memory_resource *>(&other);
+        return same_kind != nullptr && same_kind->heap_ == heap_;
+#else
+        return false;
+#endif
+    }
+
+    heap *heap_;
+};
+
+// A memory resource on the default heap that is never destroyed, for
+// std::pmr::set_default_resource and for containers that live until exit.
+inline memory_resource *default_resource() noexcept {
+    alignas(memory_resource) static unsigned char storage[sizeof(memory_resource)];
+    static memory_resource *const instance = ::new (static_cast<void *>(storage)) memory_resource();
+    return instance;
+}
+
+} // namespace tlsf
+
+#endif // __cpp_lib_memory_resource
+
+#endif // TLSF_MEMORY_RESOURCE_HPP
