@@ -75,7 +75,7 @@ TEST(PoolBounds, SizesAroundTheMinimum) {
 }
 
 // tlsf.h, tlsf_add_pool: "`bytes` must be at least tlsf_pool_overhead() +
-// tlsf_block_size_min()": the smallest size tlsf_add_pool accepts is exactly that.
+// tlsf_alloc_overhead() + tlsf_block_size_min()": the smallest size it accepts is exactly that.
 TEST(PoolBounds, SmallestAcceptedPoolIsTheDocumentedMinimum) {
     Region r(MinPoolBytes() + 4 * Align(), 64, 64);
     std::size_t smallest = 0;
@@ -85,7 +85,7 @@ TEST(PoolBounds, SmallestAcceptedPoolIsTheDocumentedMinimum) {
     }
     EXPECT_EQ(smallest, MinPoolBytes())
         << "tlsf_add_pool accepts " << smallest << " bytes and up; tlsf.h documents tlsf_pool_overhead() + "
-        << "tlsf_block_size_min() = " << MinPoolBytes();
+        << "tlsf_alloc_overhead() + tlsf_block_size_min() = " << MinPoolBytes();
     EXPECT_TRUE(r.GuardsIntact());
 }
 

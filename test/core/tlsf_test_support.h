@@ -63,8 +63,7 @@ inline std::size_t NaturalAlignment(const void* p) {
 }
 
 // The smallest `bytes` tlsf_add_pool accepts, as tlsf.h documents it: "at least
-// tlsf_pool_overhead() + tlsf_block_size_min()".
-// The documented smallest pool: its overhead plus one smallest block (header and usable bytes).
+// tlsf_pool_overhead() + tlsf_alloc_overhead() + tlsf_block_size_min() (one smallest block)".
 inline std::size_t MinPoolBytes() {
     return tlsf_pool_overhead() + tlsf_alloc_overhead() + tlsf_block_size_min();
 }
