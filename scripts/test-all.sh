@@ -30,6 +30,7 @@ configs=(
   "cxx23|-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=23 -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++|tlsf_cpp_test tlsf_cpp_global_new_test tlsf_cpp_no_exceptions_test tlsf_cpp_config_test|cpp"
 )
 
+mkdir -p "$out"
 wanted=("$@")
 passed=0 failed=0 failures=()
 summary=()

@@ -59,6 +59,9 @@ enum {
 #endif
 /* Offset of the first block in an aligned pool, so that its user pointer is aligned. */
 #define POOL_START_OFFSET ((TLSF_ALIGN - HEADER_SIZE % TLSF_ALIGN) % TLSF_ALIGN)
+/* Header bytes an allocated block costs: its header less the next block's prev_phys
+ * word, which the block borrows for user data. */
+#define BLOCK_OVERHEAD (HEADER_SIZE - TLSF_WORD)
 /* The end sentinel needs its prev_phys and size words. */
 #define SENTINEL_SIZE HEADER_SIZE
 /* A free block must hold its header and two list links. */
@@ -115,7 +118,7 @@ static inline TLSF_NO_ASAN size_t *slot_alignment_log2(block_t *block, size_t sp
 /* Usable bytes of an allocated block with size word `word`: its span from the user
  * pointer on, plus the next block's prev_phys word, less the alignment record. */
 static inline TLSF_NO_ASAN size_t block_usable(size_t word) {
-    return word_span(word) - HEADER_SIZE + TLSF_WORD - ((word & BLOCK_ALIGNED) ? TLSF_WORD : 0);
+    return word_span(word) - BLOCK_OVERHEAD - ((word & BLOCK_ALIGNED) ? TLSF_WORD : 0);
 }
 
 /* The user pointer of a block being handed out; under ASan its usable bytes become the

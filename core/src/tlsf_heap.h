@@ -43,7 +43,7 @@
     (((size_t)1 << TLSF_MAX_BLOCK_LOG2) -                                                  \
      ((size_t)1 << (TLSF_MAX_BLOCK_LOG2 - 1 - TLSF_SL_INDEX_LOG2)))
 /* The largest request tlsf_malloc can ever satisfy. */
-#define MAX_REQUEST (TOP_CLASS_SPAN - TLSF_WORD)
+#define MAX_REQUEST (TOP_CLASS_SPAN - BLOCK_OVERHEAD)
 
 /* Compile-time checks of the configuration (C99 has no static_assert). */
 typedef char tlsf_check_align[(TLSF_ALIGN >= 2 * sizeof(void *)) ? 1 : -1];
@@ -117,10 +117,10 @@ static inline TLSF_NO_ASAN size_t class_lower_bound(unsigned index) {
     return (size_t)(SL_COUNT + (index & SL_MASK)) << (row - 1 + TLSF_ALIGN_LOG2);
 }
 
-/* The bytes a request of `bytes` needs from a block: user bytes plus the size word, and
- * at least MIN_SPAN. Callers check bytes <= MAX_REQUEST first, so nothing overflows. */
+/* The bytes a request of `bytes` needs from a block: user bytes plus the header, and at
+ * least MIN_SPAN. Callers check bytes <= MAX_REQUEST first, so nothing overflows. */
 static inline TLSF_NO_ASAN size_t request_need(size_t bytes) {
-    size_t need = bytes + TLSF_WORD;
+    size_t need = bytes + BLOCK_OVERHEAD;
     return need < MIN_SPAN ? MIN_SPAN : need;
 }
 

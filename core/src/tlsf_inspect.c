@@ -11,7 +11,7 @@ TLSF_NO_ASAN size_t tlsf_align_size(void) {
     return TLSF_ALIGN;
 }
 TLSF_NO_ASAN size_t tlsf_block_size_min(void) {
-    return MIN_SPAN - HEADER_SIZE + TLSF_WORD; /* the usable bytes of the smallest block */
+    return MIN_SPAN - BLOCK_OVERHEAD; /* the usable bytes of the smallest block */
 }
 TLSF_NO_ASAN size_t tlsf_block_size_max(void) {
     return (size_t)1 << TLSF_MAX_BLOCK_LOG2;
@@ -20,7 +20,7 @@ TLSF_NO_ASAN size_t tlsf_pool_overhead(void) {
     return POOL_START_OFFSET + SENTINEL_SIZE;
 }
 TLSF_NO_ASAN size_t tlsf_alloc_overhead(void) {
-    return HEADER_SIZE - TLSF_WORD; /* a block borrows the next one's prev_phys word */
+    return BLOCK_OVERHEAD;
 }
 
 TLSF_NO_ASAN size_t tlsf_largest_allocatable(tlsf_t heap) {
@@ -30,7 +30,7 @@ TLSF_NO_ASAN size_t tlsf_largest_allocatable(tlsf_t heap) {
      * and a request rounds up to exactly that bound: it succeeds, one more byte does not. */
     row = bits_fls32(heap->fl_bitmap);
     index = (row << TLSF_SL_INDEX_LOG2) + bits_fls32(heap->sl_bitmap[row]);
-    return class_lower_bound(index) - TLSF_WORD;
+    return class_lower_bound(index) - BLOCK_OVERHEAD;
 }
 
 TLSF_NO_ASAN void tlsf_get_stats(tlsf_t heap, tlsf_stats_t *stats) {
