@@ -21,6 +21,9 @@
  *     (6.25% with 16 second-level lists, 3.1% with 32) plus the alignment padding.
  *   - No call on a valid heap corrupts it when given bad arguments: each case below has
  *     a stated result.
+ *   - A NULL heap makes every function return NULL, 0 or 1 (tlsf_check) or do nothing,
+ *     except that tlsf_malloc, tlsf_free and tlsf_realloc skip that test when the library
+ *     is built with TLSF_CHECKS=0 (the fastest configuration), which requires a valid heap.
  *
  * Threads: a heap is not locked internally. Calls on one heap must not overlap; wrap them
  * in the lock of your RTOS or use the C++ layer's locked default heap.
@@ -170,9 +173,9 @@ void tlsf_remove_pool(tlsf_t tlsf, pool_t pool);
 /*
  * tlsf_malloc: a block of at least `bytes` usable bytes, aligned to tlsf_align_size(),
  * or NULL if no free block is large enough (counted in failed_count). `bytes == 0`
- * returns a unique minimum-size block, like glibc. Sizes above
- * tlsf_block_size_max() - tlsf_alloc_overhead(), SIZE_MAX included, return NULL without
- * wrapping around. O(1): one size-class computation, at most two bitmap searches, one
+ * returns a unique minimum-size block, like glibc. Sizes beyond what the highest size
+ * class can serve (a little below tlsf_block_size_max()), SIZE_MAX included, return NULL
+ * without wrapping around. O(1): one size-class computation, at most two bitmap searches, one
  * list removal and at most one split.
  */
 void *tlsf_malloc(tlsf_t tlsf, size_t bytes);
