@@ -281,12 +281,13 @@ class heap {
             bytes -= control;
         }
         // Pools of at most `largest` bytes (the core refuses one whose usable part reaches
-        // tlsf_block_size_max()), each after its link; a remainder too small for a pool is
-        // left unused. `smallest` is a little above the core's minimum, so that the core
-        // is never handed a pool it would refuse.
+        // tlsf_block_size_max()) and at least `smallest` (tlsf.h's minimum: room for one
+        // smallest block), each after its link; a remainder too small for a pool is left
+        // unused. So the core is never handed a pool it would refuse.
         const std::size_t largest =
             (tlsf_block_size_max() - 1 + tlsf_pool_overhead()) & ~(alignment - 1);
-        const std::size_t smallest = tlsf_pool_overhead() + tlsf_block_size_min() + alignment;
+        const std::size_t smallest =
+            tlsf_pool_overhead() + tlsf_alloc_overhead() + tlsf_block_size_min();
         bool added = false;
         while (bytes >= link_bytes + smallest) {
             std::size_t pool_bytes = bytes - link_bytes;
