@@ -29,11 +29,12 @@
 /*
  * TLSF_ALIGN_LOG2: every pointer the heap returns is aligned to 1 << TLSF_ALIGN_LOG2, and
  * every block size is a multiple of it. Default: two machine words, which is
- * alignof(max_align_t) on the targets we serve (8 on 32-bit ARM EABI, 16 on x86-64).
+ * alignof(max_align_t) on the targets we serve (8 on 32-bit ARM EABI, 16 on x86-64), and
+ * 16 on 32-bit x86, where GCC's max_align_t is 16 bytes.
  * Must be at least log2 of two words; larger values are allowed.
  */
 #ifndef TLSF_ALIGN_LOG2
-#if TLSF_PTR_BITS == 64
+#if TLSF_PTR_BITS == 64 || defined(__i386__)
 #define TLSF_ALIGN_LOG2 4
 #else
 #define TLSF_ALIGN_LOG2 3
@@ -84,7 +85,7 @@
  *   2  also: every block header carries a seal word (block address ^ size ^ heap), so
  *      free and realloc recognise a pointer that is not the start of a live block of
  *      this heap, and a header overwritten by a write past the end of the block before
- *      it (checked on the block and both its neighbours). Costs one word per block.
+ *      it (checked on the block and both its neighbours). Costs TLSF_ALIGN bytes per block.
  */
 #ifndef TLSF_CHECKS
 #define TLSF_CHECKS 1

@@ -69,7 +69,8 @@ TLSF_NO_ASAN pool_t tlsf_add_pool(tlsf_t heap, void *mem, size_t bytes) {
     tlsf_insert_free_block(heap, block, span);
     heap->pool_bytes += span;
     heap->pool_count++;
-    memory_poison(mem, bytes); /* nothing in a new pool is the user's yet */
+    /* Nothing in the pool is the user's yet (the bytes past the sentinel stay theirs). */
+    memory_poison(mem, (size_t)((char *)sentinel + SENTINEL_SIZE - (char *)mem));
     return (pool_t)mem;
 }
 
@@ -85,6 +86,7 @@ TLSF_NO_ASAN void tlsf_remove_pool(tlsf_t heap, pool_t pool) {
         return;
     }
     free_list_remove(heap, block);
+    *slot_prev_phys(block) = NULL; /* a second removal of this pool is then reported */
     memory_unpoison(pool, (size_t)((char *)block + word_span(word) + SENTINEL_SIZE - (char *)pool));
     heap->pool_bytes -= word_span(word);
     heap->pool_count--;
