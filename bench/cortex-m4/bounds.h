@@ -34,27 +34,27 @@
     X("O2", "default",  "realloc-nocopy",           392)                                 \
     X("O2", "default",  "init",                     160)                                 \
     X("O2", "default",  "size:init+malloc+free",   1146)                                 \
-    X("O2", "default",  "size:core",               3988)                                 \
+    X("O2", "default",  "size:core",               3992)                                 \
     X("Os", "default",  "malloc",                   140)                                 \
     X("Os", "default",  "free",                     149)                                 \
     X("Os", "default",  "memalign",                 246)                                 \
     X("Os", "default",  "realloc-nocopy",           481)                                 \
     X("Os", "default",  "init",                     167)                                 \
     X("Os", "default",  "size:init+malloc+free",    910)                                 \
-    X("Os", "default",  "size:core",               3054)                                 \
+    X("Os", "default",  "size:core",               3058)                                 \
     X("O2", "smallest", "malloc",                   103)                                 \
     X("O2", "smallest", "free",                      100)                                 \
     X("O2", "smallest", "memalign",                 195)                                 \
     X("O2", "smallest", "realloc-nocopy",           362)                                 \
     X("O2", "smallest", "init",                     115)                                 \
     X("O2", "smallest", "size:init+malloc+free",   1050)                                 \
-    X("O2", "smallest", "size:core",               3788)                                 \
+    X("O2", "smallest", "size:core",               3792)                                 \
     X("Os", "smallest", "malloc",                   130)                                 \
     X("Os", "smallest", "free",                     124)                                 \
     X("Os", "smallest", "memalign",                 239)                                 \
     X("Os", "smallest", "realloc-nocopy",           436)                                 \
     X("Os", "smallest", "init",                     122)                                 \
     X("Os", "smallest", "size:init+malloc+free",    776)                                 \
-    X("Os", "smallest", "size:core",               2808)
+    X("Os", "smallest", "size:core",               2812)
 
 #endif /* TLSF_M4_BOUNDS_H */
