@@ -38,7 +38,18 @@
 //                        without an OS.
 //   TLSF_LOCK_USER       the program defines `tlsf::lock_hooks tlsf::default_heap_lock()
 //                        noexcept` (see <tlsf/lock.hpp>), returning the lock and unlock
-//                        functions of its RTOS. It is called once, on first use.
+//                        functions of its RTOS. It is called once, on first use. Every
+//                        operation then calls them through function pointers.
+//   TLSF_LOCK_INTERRUPTS Arm Cortex-M (single core): interrupts are masked (PRIMASK)
+//                        around every operation and the previous mask restored. Nesting
+//                        is safe, interrupt handlers may allocate, and so may RTOS tasks
+//                        (nothing is scheduled while interrupts are masked); the price is
+//                        interrupt latency of one heap operation, which TLSF bounds.
+//                        Three instructions per operation in the global operator new and
+//                        delete; other operations call interrupt_lock_hooks().
+//
+// NONE, STD_MUTEX and INTERRUPTS are known at compile time: the global operator new and
+// delete take them inline, without a call through a function pointer.
 #ifndef TLSF_CPP_CONFIG_HPP
 #define TLSF_CPP_CONFIG_HPP
 
@@ -48,6 +59,7 @@
 #define TLSF_LOCK_NONE 0
 #define TLSF_LOCK_STD_MUTEX 1
 #define TLSF_LOCK_USER 2
+#define TLSF_LOCK_INTERRUPTS 3
 
 // TLSF_CPP_EXCEPTIONS: 1 when the code is compiled with exceptions. Failures then throw
 // (std::bad_alloc and friends); with 0 they call the failure handler (<tlsf/failure.hpp>).
@@ -121,8 +133,30 @@
 #endif
 
 #if TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_NONE && TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_STD_MUTEX &&   \
-    TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_USER
-#error "TLSF_DEFAULT_HEAP_LOCK must be TLSF_LOCK_NONE, TLSF_LOCK_STD_MUTEX or TLSF_LOCK_USER"
+    TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_USER && TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_INTERRUPTS
+#error "TLSF_DEFAULT_HEAP_LOCK must be TLSF_LOCK_NONE, TLSF_LOCK_STD_MUTEX, TLSF_LOCK_USER or TLSF_LOCK_INTERRUPTS"
+#endif
+
+// TLSF_CPP_CORTEX_M: 1 on an Arm M-profile core, where interrupts are masked with PRIMASK.
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+#define TLSF_CPP_CORTEX_M 1
+#else
+#define TLSF_CPP_CORTEX_M 0
+#endif
+
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_INTERRUPTS && !TLSF_CPP_CORTEX_M
+#error "TLSF_LOCK_INTERRUPTS masks interrupts with PRIMASK: Arm Cortex-M only"
+#endif
+
+// Internal: marks the rare path of an allocation (out of memory, growth, first use) so
+// that the compiler keeps it out of line and the common path stays short: fewer registers
+// to save, no spills, a straight fall-through.
+#if defined(__GNUC__) || defined(__clang__)
+#define TLSF_DETAIL_COLD __attribute__((cold, noinline))
+#elif defined(_MSC_VER)
+#define TLSF_DETAIL_COLD __declspec(noinline)
+#else
+#define TLSF_DETAIL_COLD
 #endif
 
 #endif // TLSF_CPP_CONFIG_HPP

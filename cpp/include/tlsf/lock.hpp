@@ -12,8 +12,16 @@
 //
 // Any type with lock() and unlock() (std::mutex, a class around an RTOS mutex) is adapted
 // by lock_hooks_for. An unlocked heap pays one predictable branch per operation.
+//
+// On Arm Cortex-M, interrupt_lock_hooks() masks interrupts instead (PRIMASK), and
+// interrupt_guard does the same for a scope, inline, for code that knows at compile time
+// that this is its lock (the global operator new with TLSF_LOCK_INTERRUPTS).
 #ifndef TLSF_LOCK_HPP
 #define TLSF_LOCK_HPP
+
+#include <cstdint>
+
+#include "tlsf/config.hpp"
 
 namespace tlsf {
 
@@ -32,6 +40,62 @@ constexpr lock_hooks lock_hooks_for(BasicLockable &mutex) noexcept {
     return lock_hooks{[](void *m) { static_cast<BasicLockable *>(m)->lock(); },
                       [](void *m) { static_cast<BasicLockable *>(m)->unlock(); }, &mutex};
 }
+
+#if TLSF_CPP_CORTEX_M
+// Masks interrupts (PRIMASK) for its lifetime, then restores the mask it found: guards
+// nest, and one taken in an interrupt handler leaves the handler's state as it was.
+// Three instructions in all (mrs and cpsid i, then msr), no memory but a register.
+class interrupt_guard {
+  public:
+    interrupt_guard() noexcept {
+        // The "memory" clobbers keep the compiler from moving heap accesses out of the
+        // masked section.
+        __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(saved_primask_)::"memory");
+    }
+    ~interrupt_guard() {
+        __asm__ volatile("msr primask, %0" ::"r"(saved_primask_) : "memory");
+    }
+    interrupt_guard(const interrupt_guard &) = delete;
+    interrupt_guard &operator=(const interrupt_guard &) = delete;
+
+  private:
+    std::uint32_t saved_primask_;
+};
+
+namespace detail {
+
+// The state interrupt_lock_hooks share. Hooks cannot keep the mask on the caller's stack
+// as interrupt_guard does, so the outermost lock saves it here and only the outermost
+// unlock restores it. No other code runs while interrupts are masked, so plain variables
+// are enough.
+struct interrupt_lock_state {
+    std::uint32_t depth;
+    std::uint32_t saved_primask;
+};
+inline interrupt_lock_state interrupt_lock_nesting{0, 0};
+
+inline void interrupt_lock(void *) noexcept {
+    std::uint32_t primask;
+    __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask)::"memory");
+    if (interrupt_lock_nesting.depth++ == 0) interrupt_lock_nesting.saved_primask = primask;
+}
+
+inline void interrupt_unlock(void *) noexcept {
+    if (--interrupt_lock_nesting.depth == 0)
+        __asm__ volatile("msr primask, %0" ::"r"(interrupt_lock_nesting.saved_primask)
+                         : "memory");
+}
+
+} // namespace detail
+
+// lock_hooks that mask interrupts (PRIMASK) while any heap locked with them is in use,
+// nesting-safe: the outermost unlock restores the mask the outermost lock found. They
+// compose with interrupt_guard in either order. Usable in a constant expression, so a
+// static heap can be built locked (see heap's constructor from a lock).
+constexpr lock_hooks interrupt_lock_hooks() noexcept {
+    return lock_hooks{&detail::interrupt_lock, &detail::interrupt_unlock, nullptr};
+}
+#endif // TLSF_CPP_CORTEX_M
 
 namespace detail {
 
