@@ -59,7 +59,7 @@ namespace detail {
 
 // Report a failure: run the handler, then throw (exceptions) or abort (no exceptions).
 // Out of line of the fast paths: callers test for null and call this.
-[[noreturn]] inline void fail(failure reason, std::size_t bytes) {
+[[noreturn]] TLSF_DETAIL_COLD inline void fail(failure reason, std::size_t bytes) {
     if (failure_handler handler = get_failure_handler()) handler(reason, bytes);
 #if TLSF_CPP_EXCEPTIONS
     switch (reason) {

@@ -56,8 +56,14 @@ struct pool_source {
 class heap {
   public:
     // An empty heap: every allocation fails (or asks the pool source) until add_pool
-    // gives it memory.
-    heap() noexcept = default;
+    // gives it memory. constexpr: a static heap is initialised before any code runs.
+    constexpr heap() noexcept = default;
+
+    // An empty heap locked by `lock` that grows from `source`, as if set_lock and
+    // set_pool_source had been called. constexpr, so that a static heap - the default
+    // heap - has its lock and source from the start, with no code run at start-up.
+    constexpr heap(const lock_hooks &lock, const pool_source &source) noexcept
+        : lock_(lock), source_(source) {}
 
     // A heap over the `bytes` bytes at `memory`: the control structure (tlsf_size()
     // bytes, about 15 KiB on 64-bit targets and 3 KiB on 32-bit ones with the default
@@ -109,7 +115,7 @@ class heap {
     void *malloc(std::size_t bytes) noexcept {
         detail::scoped_lock guard{lock_};
         void *block = handle_ ? tlsf_malloc(handle_, bytes) : nullptr;
-        if (block == nullptr && grow(bytes, alignment)) block = tlsf_malloc(handle_, bytes);
+        if (block == nullptr) block = malloc_after_growing(bytes);
         return block;
     }
 
@@ -118,7 +124,7 @@ class heap {
         detail::scoped_lock guard{lock_};
         void *block = handle_ ? tlsf_calloc(handle_, count, size) : nullptr;
         if (block == nullptr && (size == 0 || count <= SIZE_MAX / size) &&
-            grow(count * size, alignment))
+            grow_locked(count * size, alignment))
             block = tlsf_calloc(handle_, count, size);
         return block;
     }
@@ -132,7 +138,7 @@ class heap {
         }
         detail::scoped_lock guard{lock_};
         void *block = handle_ ? tlsf_memalign(handle_, align, bytes) : nullptr;
-        if (block == nullptr && grow(bytes, align)) block = tlsf_memalign(handle_, align, bytes);
+        if (block == nullptr) block = memalign_after_growing(align, bytes);
         return block;
     }
 
@@ -143,7 +149,7 @@ class heap {
         detail::scoped_lock guard{lock_};
         if (handle_ == nullptr && block != nullptr) return nullptr; // not a block of ours
         void *moved = handle_ ? tlsf_realloc(handle_, block, bytes) : nullptr;
-        if (moved == nullptr && bytes != 0 && grow(bytes, alignment))
+        if (moved == nullptr && bytes != 0 && grow_locked(bytes, alignment))
             moved = tlsf_realloc(handle_, block, bytes);
         return moved;
     }
@@ -210,6 +216,20 @@ class heap {
     // empty. Calls through it bypass the lock.
     tlsf_t native_handle() const noexcept {
         return handle_;
+    }
+
+    // Ask the pool source for a pool that surely serves a request of `bytes` at `align`
+    // and add it: what malloc and memalign do when the free lists fail, for a caller that
+    // searched them itself through native_handle() under get_lock(). True if a pool was
+    // added; false without a source, or when it gave nothing usable. Takes the lock.
+    bool grow(std::size_t bytes, std::size_t align = alignment) noexcept {
+        detail::scoped_lock guard{lock_};
+        return grow_locked(bytes, align);
+    }
+
+    // The lock set by set_lock (or the constructor); lock_hooks{} when there is none.
+    const lock_hooks &get_lock() const noexcept {
+        return lock_;
     }
 
     // Lock every later operation with `hooks` (lock_hooks{}: no lock). Set it before the
@@ -319,12 +339,21 @@ class heap {
     }
 
     // Called with the lock held after a failed allocation: add a pool from the source.
-    bool grow(std::size_t bytes, std::size_t align) noexcept {
+    bool grow_locked(std::size_t bytes, std::size_t align) noexcept {
         if (source_.obtain == nullptr) return false;
         const std::size_t needed = pool_bytes_for(bytes, align);
         if (needed == 0) return false;
         const region more = source_.obtain(needed, source_.context);
         return more.memory != nullptr && add_pool_locked(more.memory, more.bytes);
+    }
+
+    // The rare second attempts of malloc and memalign (lock held), out of line so that
+    // the first attempt needs few registers and falls straight through.
+    TLSF_DETAIL_COLD void *malloc_after_growing(std::size_t bytes) noexcept {
+        return grow_locked(bytes, alignment) ? tlsf_malloc(handle_, bytes) : nullptr;
+    }
+    TLSF_DETAIL_COLD void *memalign_after_growing(std::size_t align, std::size_t bytes) noexcept {
+        return grow_locked(bytes, align) ? tlsf_memalign(handle_, align, bytes) : nullptr;
     }
 
     tlsf_t handle_ = nullptr;
