@@ -367,8 +367,13 @@ TEST(GlobalNew, ThrowingFormsCallTheNewHandlerThenThrowBadAlloc) {
         std::set_new_handler([] {
             if (++handler_calls == 3) std::set_new_handler(nullptr);
         });
+        const snapshot before;
         EXPECT_THROW(keep(f.allocate(kTooBig)), std::bad_alloc);
+        const delta d = before.since();
         EXPECT_EQ(handler_calls, 3);
+        if constexpr (support::stats) {
+            EXPECT_EQ(d.failures, 4u); // one search per attempt, the inline one included
+        }
         EXPECT_EQ(std::get_new_handler(), nullptr);
     }
     // With no handler, straight to std::bad_alloc.

@@ -14,9 +14,19 @@
 // Lifetime: built on first use, by whichever code asks first - a static constructor in any
 // translation unit included - and never destroyed, so objects destroyed at exit can still
 // free into it. The memory it obtained from the OS is never returned; it is reused.
+//
+// Cost: the heap object itself, its lock and pool source are constant-initialised (they
+// exist before any code runs, at a fixed address); first use only gives it its memory
+// (the static array or linker region) or, for TLSF_LOCK_USER, its lock. So default_heap()
+// is one load and a predictable branch, and the global operator new, which takes the lock
+// inline when it is known at compile time, does not even need that.
+//
+// Its lock is the one TLSF_DEFAULT_HEAP_LOCK selects: the global operator new and delete
+// take that lock directly, so default_heap().set_lock() must not be used.
 #ifndef TLSF_DEFAULT_HEAP_HPP
 #define TLSF_DEFAULT_HEAP_HPP
 
+#include <atomic>
 #include <cstddef>
 #include <new>
 
@@ -105,23 +115,68 @@ inline region os_pool_source(std::size_t needed, void *context) noexcept {
 }
 #endif
 
-// Everything the default heap is made of, built once in static storage that is never
-// destroyed (a function-local static object would be destroyed at exit, while other
-// static objects may still free into it).
+// Everything the default heap is made of, constant-initialised: it exists, with its lock
+// and pool source, before any constructor runs, so a static constructor in any
+// translation unit may allocate.
 struct default_heap_state {
-    heap instance;
 #if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
-    std::mutex mutex;
+    std::mutex mutex; // constexpr-constructible; before `instance`, which points at it
 #endif
 #if TLSF_DEFAULT_HEAP_GROW
-    std::size_t obtained = 0;
+    std::size_t obtained = 0; // bytes from the OS so far (os_pool_source's context)
 #endif
+    heap instance;
+    // Set once the heap has its configured memory (and, for TLSF_LOCK_USER, its lock).
+    std::atomic<bool> built{false};
+
+    constexpr default_heap_state() noexcept : instance(constant_lock(), constant_pool_source()) {}
+
+  private:
+    // The lock, where it is known at compile time. The program's own (TLSF_LOCK_USER) is
+    // a run-time call, made when the heap is built.
+    constexpr lock_hooks constant_lock() noexcept {
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
+        return lock_hooks_for(mutex);
+#elif TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_INTERRUPTS
+        return interrupt_lock_hooks();
+#else
+        return lock_hooks{};
+#endif
+    }
+
+    constexpr pool_source constant_pool_source() noexcept {
+#if TLSF_DEFAULT_HEAP_GROW
+        return pool_source{&os_pool_source, &obtained};
+#else
+        return pool_source{};
+#endif
+    }
 };
 
-inline heap &make_default_heap() noexcept {
-    alignas(default_heap_state) static unsigned char storage[sizeof(default_heap_state)];
-    auto *state = ::new (static_cast<void *>(storage)) default_heap_state{};
-    heap &instance = state->instance;
+// The state in storage that is never destroyed (a union does not destroy its member):
+// objects destroyed at exit may still free into the heap.
+union default_heap_storage {
+    constexpr default_heap_storage() noexcept : state() {}
+    ~default_heap_storage() {}
+    default_heap_state state;
+};
+
+#if defined(__cpp_constinit)
+constinit // verified where the language can: no dynamic initialisation, no order problem
+#endif
+    inline default_heap_storage default_heap_storage_instance;
+
+// The default heap object, without the first-use check: a constant address. For the
+// fast paths of <tlsf/global_new.hpp>, which find out from a null native_handle() that
+// the heap has no memory yet and then go through default_heap().
+inline heap &default_heap_object() noexcept {
+    return default_heap_storage_instance.state.instance;
+}
+
+// Gives the default heap its configured memory and (TLSF_LOCK_USER) its lock.
+inline void give_default_heap_its_memory() noexcept {
+    default_heap_state &state = default_heap_storage_instance.state;
+    heap &instance = state.instance;
 #if TLSF_DEFAULT_HEAP_SIZE > 0
     // Zero-initialised static storage: in .bss, nothing runs before it is used.
     alignas(tlsf::alignment) static unsigned char memory[TLSF_DEFAULT_HEAP_SIZE];
@@ -131,24 +186,64 @@ inline heap &make_default_heap() noexcept {
     instance.add_pool(TLSF_DEFAULT_HEAP_START,
                       static_cast<std::size_t>(TLSF_DEFAULT_HEAP_END - TLSF_DEFAULT_HEAP_START));
 #endif
-#if TLSF_DEFAULT_HEAP_GROW
-    instance.set_pool_source(pool_source{&os_pool_source, &state->obtained});
-#endif
-#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
-    instance.set_lock(lock_hooks_for(state->mutex));
-#elif TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_USER
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_USER
+    // Last: no other thread sees the heap before it is built, so its pools need no lock,
+    // and the program's lock is first taken by a real allocation.
     instance.set_lock(default_heap_lock());
 #endif
-    return instance;
+    (void)instance;
 }
+
+// First use: runs once, however many threads arrive together (a function-local static's
+// guard, thread-safe where the compiler makes those thread-safe - on this rare path only).
+TLSF_DETAIL_COLD inline void build_default_heap() noexcept {
+    static const bool given = (give_default_heap_its_memory(), true);
+    (void)given;
+    default_heap_storage_instance.state.built.store(true, std::memory_order_release);
+}
+
+// Whether the fast paths may take the default heap's lock without building the heap
+// first: always when the lock is known at compile time; the program's own lock
+// (TLSF_LOCK_USER) is only known once the heap is built.
+inline bool default_heap_lock_known() noexcept {
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_USER
+    return default_heap_storage_instance.state.built.load(std::memory_order_acquire);
+#else
+    return true;
+#endif
+}
+
+// The default heap's lock as a scope guard, for the fast paths: inline where the lock is
+// known at compile time - the same lock the heap's own hooks take, so the two exclude
+// each other. With TLSF_LOCK_USER, only once default_heap_lock_known().
+class default_heap_guard {
+  public:
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
+    default_heap_guard() noexcept { default_heap_storage_instance.state.mutex.lock(); }
+    ~default_heap_guard() { default_heap_storage_instance.state.mutex.unlock(); }
+#else
+    default_heap_guard() noexcept {} // user-provided: a guard is no unused variable
+#endif
+    default_heap_guard(const default_heap_guard &) = delete;
+    default_heap_guard &operator=(const default_heap_guard &) = delete;
+
+  private:
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_INTERRUPTS
+    interrupt_guard masked_;
+#elif TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_USER
+    scoped_lock hooks_{default_heap_object().get_lock()};
+#endif
+};
 
 } // namespace detail
 
-// The process default heap. Built on the first call (thread-safe where the compiler makes
-// function-local statics thread-safe), never destroyed. Cheap to call: one guard check.
+// The process default heap, with its memory: built on the first call (thread-safe where
+// the compiler makes function-local statics thread-safe), never destroyed. Cheap to call:
+// one load and a predictable branch.
 inline heap &default_heap() noexcept {
-    static heap &instance = detail::make_default_heap();
-    return instance;
+    if (!detail::default_heap_storage_instance.state.built.load(std::memory_order_acquire))
+        detail::build_default_heap();
+    return detail::default_heap_object();
 }
 
 // Give `bytes` bytes at `memory` to the default heap. While the heap has no memory (no

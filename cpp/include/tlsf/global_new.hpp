@@ -40,22 +40,42 @@ inline constexpr std::size_t new_alignment = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
 inline constexpr std::size_t new_alignment = alignof(std::max_align_t);
 #endif
 
-// The throwing forms: the new_handler loop, then failure (std::bad_alloc).
-inline void *global_new(std::size_t bytes, std::size_t align) {
-    heap &h = default_heap();
+// The plain forms can take any block of the free lists: TLSF's alignment suffices. (Not
+// where it is smaller than the alignment new must provide; those go through memalign.)
+inline constexpr bool plain_new_is_malloc = new_alignment <= alignment;
+
+// The throwing forms beyond the first attempt: the new_handler loop, then failure
+// (std::bad_alloc, or the failure handler without exceptions). `searched`: the fast path
+// already searched the free lists for this request, so growing the heap is what is left
+// to try before the handler - searching again would count a second failure in the
+// heap's statistics. Out of line: only runs when memory is short, on first use, and for
+// over-aligned requests.
+TLSF_DETAIL_COLD inline void *global_new_slow(std::size_t bytes, std::size_t align,
+                                              bool searched) {
+    heap &h = default_heap(); // gives it its memory on first use
+    bool attempt = !searched || h.grow(bytes, align);
     for (;;) {
-        if (void *block = h.memalign(align, bytes)) return block;
+        if (attempt) {
+            if (void *block = h.memalign(align, bytes)) return block;
+        }
+        attempt = true;
         std::new_handler handler = std::get_new_handler();
         if (handler == nullptr) fail(failure::out_of_memory, bytes);
         handler();
     }
 }
 
-// The nothrow forms: the same loop; nullptr where the throwing forms would fail.
-inline void *global_new_nothrow(std::size_t bytes, std::size_t align) noexcept {
+// The nothrow forms beyond the first attempt: the same loop; nullptr where the throwing
+// forms would fail.
+TLSF_DETAIL_COLD inline void *global_new_nothrow_slow(std::size_t bytes, std::size_t align,
+                                                      bool searched) noexcept {
     heap &h = default_heap();
+    bool attempt = !searched || h.grow(bytes, align);
     for (;;) {
-        if (void *block = h.memalign(align, bytes)) return block;
+        if (attempt) {
+            if (void *block = h.memalign(align, bytes)) return block;
+        }
+        attempt = true;
         std::new_handler handler = std::get_new_handler();
         if (handler == nullptr) return nullptr;
 #if TLSF_CPP_EXCEPTIONS
@@ -70,8 +90,50 @@ inline void *global_new_nothrow(std::size_t bytes, std::size_t align) noexcept {
     }
 }
 
+// The fast path of the plain forms, inline: the lock, one search of the free lists, the
+// unlock. No call but tlsf_malloc's, no function pointer, no first-use check: a heap
+// without memory has a null handle, and the slow path gives it its memory. `searched`
+// tells the slow path whether the free lists were searched (not when the heap has no
+// memory yet, or its lock is not known yet).
+inline void *allocate_from_free_lists(std::size_t bytes, bool &searched) noexcept {
+    searched = false;
+    if (!default_heap_lock_known()) return nullptr;
+    default_heap_guard guard;
+    tlsf_t handle = default_heap_object().native_handle();
+    if (handle == nullptr) return nullptr;
+    searched = true;
+    return tlsf_malloc(handle, bytes);
+}
+
+// operator new and new[] (size only).
+inline void *global_new(std::size_t bytes) {
+    if constexpr (plain_new_is_malloc) {
+        bool searched;
+        if (void *block = allocate_from_free_lists(bytes, searched)) return block;
+        return global_new_slow(bytes, new_alignment, searched);
+    } else {
+        return global_new_slow(bytes, new_alignment, false);
+    }
+}
+
+// operator new and new[] with std::nothrow_t.
+inline void *global_new_nothrow(std::size_t bytes) noexcept {
+    if constexpr (plain_new_is_malloc) {
+        bool searched;
+        if (void *block = allocate_from_free_lists(bytes, searched)) return block;
+        return global_new_nothrow_slow(bytes, new_alignment, searched);
+    } else {
+        return global_new_nothrow_slow(bytes, new_alignment, false);
+    }
+}
+
+// Every operator delete: the lock, tlsf_free, the unlock. nullptr returns before the lock.
+// Any other pointer came from this heap, which therefore has a control structure (and,
+// with TLSF_LOCK_USER, its lock): no first-use or null-handle test is needed.
 inline void global_delete(void *block) noexcept {
-    default_heap().free(block); // free ignores nullptr without locking
+    if (block == nullptr) return;
+    default_heap_guard guard;
+    tlsf_free(default_heap_object().native_handle(), block);
 }
 
 inline std::size_t to_size(std::align_val_t align) noexcept {
@@ -83,28 +145,28 @@ inline std::size_t to_size(std::align_val_t align) noexcept {
 // ---- operator new: 8 forms ------------------------------------------------------------
 
 void *operator new(std::size_t bytes) {
-    return tlsf::detail::global_new(bytes, tlsf::detail::new_alignment);
+    return tlsf::detail::global_new(bytes);
 }
 void *operator new[](std::size_t bytes) {
-    return tlsf::detail::global_new(bytes, tlsf::detail::new_alignment);
+    return tlsf::detail::global_new(bytes);
 }
 void *operator new(std::size_t bytes, const std::nothrow_t &) noexcept {
-    return tlsf::detail::global_new_nothrow(bytes, tlsf::detail::new_alignment);
+    return tlsf::detail::global_new_nothrow(bytes);
 }
 void *operator new[](std::size_t bytes, const std::nothrow_t &) noexcept {
-    return tlsf::detail::global_new_nothrow(bytes, tlsf::detail::new_alignment);
+    return tlsf::detail::global_new_nothrow(bytes);
 }
 void *operator new(std::size_t bytes, std::align_val_t align) {
-    return tlsf::detail::global_new(bytes, tlsf::detail::to_size(align));
+    return tlsf::detail::global_new_slow(bytes, tlsf::detail::to_size(align), false);
 }
 void *operator new[](std::size_t bytes, std::align_val_t align) {
-    return tlsf::detail::global_new(bytes, tlsf::detail::to_size(align));
+    return tlsf::detail::global_new_slow(bytes, tlsf::detail::to_size(align), false);
 }
 void *operator new(std::size_t bytes, std::align_val_t align, const std::nothrow_t &) noexcept {
-    return tlsf::detail::global_new_nothrow(bytes, tlsf::detail::to_size(align));
+    return tlsf::detail::global_new_nothrow_slow(bytes, tlsf::detail::to_size(align), false);
 }
 void *operator new[](std::size_t bytes, std::align_val_t align, const std::nothrow_t &) noexcept {
-    return tlsf::detail::global_new_nothrow(bytes, tlsf::detail::to_size(align));
+    return tlsf::detail::global_new_nothrow_slow(bytes, tlsf::detail::to_size(align), false);
 }
 
 // ---- operator delete: 12 forms --------------------------------------------------------
