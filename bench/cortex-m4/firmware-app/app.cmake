@@ -25,9 +25,12 @@ else()
   set(_app_arch -mcpu=cortex-m4 -mthumb -mfloat-abi=soft -O2 -ffunction-sections
       -fdata-sections -Wall -Wextra -Wpedantic -Wshadow ${_app_werror}
       -DBENCH_TARGET -I${_fw} -I${_app} -I${TLSF_ROOT}/core/include)
-  # The TLSF default heap: the region between two linker symbols (app.ld), our lock.
-  set(_app_heap -DTLSF_DEFAULT_HEAP_START=__heap_start -DTLSF_DEFAULT_HEAP_END=__heap_end
-      -DTLSF_DEFAULT_HEAP_LOCK=TLSF_LOCK_USER)
+  # The TLSF default heap: the region between two linker symbols (app.ld), locked by
+  # masking interrupts (inline). demo-full uses the program's own lock hooks instead
+  # (TLSF_LOCK_USER, the RTOS shape), so that both kinds of lock are exercised.
+  set(_app_region -DTLSF_DEFAULT_HEAP_START=__heap_start -DTLSF_DEFAULT_HEAP_END=__heap_end)
+  set(_app_heap ${_app_region} -DTLSF_DEFAULT_HEAP_LOCK=TLSF_LOCK_INTERRUPTS)
+  set(_app_heap_user_lock ${_app_region} -DTLSF_DEFAULT_HEAP_LOCK=TLSF_LOCK_USER)
   set(_app_cxx ${_app_arch} -std=gnu++17 -I${TLSF_ROOT}/cpp/include)
   set(_app_link -nostartfiles -L${_fw} -T${_app}/app.ld -Wl,--gc-sections)
   set(_app_deps ${_app}/app.ld ${_fw}/m4.ld ${_app}/app_report.h ${_fw}/bench_api.h
@@ -81,7 +84,7 @@ else()
   tlsf_m4_app_image(demo-sbrk-probe SOURCES ${_app}/app_demo.cpp ${_app}/tlsf_newlib.cpp
     OBJECTS ${_trap} FLAGS ${_app_heap} -DTLSF_NEWLIB_COUNTERS -DAPP_PROBE_SBRK)
   tlsf_m4_app_image(demo-full SOURCES ${_app}/app_demo.cpp ${_app}/tlsf_newlib.cpp
-    OBJECTS ${_trap} FLAGS ${_app_heap} -DTLSF_NEWLIB_COUNTERS)
+    OBJECTS ${_trap} FLAGS ${_app_heap_user_lock} -DTLSF_NEWLIB_COUNTERS)
   # perft(3): the same program over three heaps.
   set(_chess -fno-exceptions -fno-rtti -I${TLSF_ROOT}/bench/chess/include)
   tlsf_m4_app_image(chess-newlib-nano SOURCES ${_app}/app_chess.cpp OBJECTS ${_serve}

@@ -24,6 +24,47 @@ extern std::uint32_t tlsf_newlib_calls, tlsf_newlib_locks, tlsf_newlib_lock_dept
 
 namespace {
 
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_INTERRUPTS
+// The inline lock (interrupts masked) cannot count itself. Instead, code that runs inside
+// the heap's lock reads PRIMASK there: the error handler, reached from operator delete's
+// inline path, and the pool source, reached from heap::malloc through the lock hooks.
+std::uint32_t masked_inside_lock;
+
+std::uint32_t primask() {
+    std::uint32_t value;
+    __asm__ volatile("mrs %0, primask" : "=r"(value));
+    return value;
+}
+
+void note_mask_in_error_handler(tlsf_t, tlsf_error_t, const void *, void *) {
+    if (primask() & 1u) ++masked_inside_lock;
+}
+
+tlsf::region note_mask_in_pool_source(std::size_t, void *) {
+    if (primask() & 1u) ++masked_inside_lock;
+    return tlsf::region{}; // nothing to give: the allocation fails
+}
+
+// Runs both probes; returns how many saw interrupts masked (2 when the lock works).
+std::uint32_t probe_interrupt_lock() {
+    tlsf::heap &heap = tlsf::default_heap();
+    heap.set_error_handler(&note_mask_in_error_handler, nullptr);
+    char *block = static_cast<char *>(::operator new(64));
+    char *volatile misaligned = block + 1; // the core reports it and changes nothing
+    ::operator delete(misaligned);
+    ::operator delete(block);
+    heap.set_error_handler(&tlsf::heap::abort_on_misuse, nullptr);
+
+    // Through heap::malloc, not std::malloc: the compiler takes malloc for a function that
+    // reads no program memory, and would drop the source set just before the call.
+    heap.set_pool_source(tlsf::pool_source{&note_mask_in_pool_source, nullptr});
+    volatile std::size_t too_big = std::size_t{8} << 20; // more than the region
+    void *none = heap.malloc(too_big);
+    heap.set_pool_source(tlsf::pool_source{});
+    return none == nullptr ? masked_inside_lock : 0;
+}
+#endif
+
 bool in_heap(const void *pointer) {
     const char *p = static_cast<const char *>(pointer);
     return p >= __heap_start && p < __heap_end;
@@ -106,10 +147,16 @@ int main() {
         record(APP_STEP_CALLOC, before, ok, inside);
     }
 
-    const tlsf::heap_stats end = snapshot();
-    app_report.retarget_calls = tlsf_newlib_calls;
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_INTERRUPTS
+    app_report.lock_calls = probe_interrupt_lock();
+    // Released: interrupts enabled again, and no hook left a lock open.
+    app_report.lock_depth = primask() + tlsf::detail::interrupt_lock_nesting.depth;
+#else
     app_report.lock_calls = tlsf_newlib_locks;
     app_report.lock_depth = tlsf_newlib_lock_depth;
+#endif
+    const tlsf::heap_stats end = snapshot();
+    app_report.retarget_calls = tlsf_newlib_calls;
     app_report.heap_check = tlsf::default_heap().check() ? 1u : 0u;
     app_report.live_blocks_end = static_cast<std::uint32_t>(end.live_blocks);
 #ifdef APP_PROBE_SBRK

@@ -32,7 +32,8 @@ typedef struct app_report {
     /* demo */
     uint32_t allocs_before_main; /* alloc_count when main starts (libstdc++'s EH pool) */
     uint32_t retarget_calls;  /* calls of the malloc family (C side) */
-    uint32_t lock_calls;      /* times the heap's lock was taken */
+    uint32_t lock_calls;      /* times the heap's lock was taken (TLSF_LOCK_INTERRUPTS:
+                                 probes inside the lock that saw interrupts masked) */
     uint32_t lock_depth;      /* must be 0 at the end */
     uint32_t heap_check;      /* tlsf_check of the default heap: 1 if clean */
     uint32_t live_blocks_end; /* blocks still allocated at the end */

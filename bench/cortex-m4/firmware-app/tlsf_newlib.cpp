@@ -11,14 +11,16 @@
 //     newlib-nano: their malloc objects are then never pulled from libc.a;
 //   * the heap is the region between two linker symbols, given on the command line of
 //     the whole image: -DTLSF_DEFAULT_HEAP_START=__heap_start
-//     -DTLSF_DEFAULT_HEAP_END=__heap_end -DTLSF_DEFAULT_HEAP_LOCK=TLSF_LOCK_USER;
+//     -DTLSF_DEFAULT_HEAP_END=__heap_end -DTLSF_DEFAULT_HEAP_LOCK=TLSF_LOCK_INTERRUPTS;
 //   * it is built on its first use, whoever comes first - usually libstdc++'s emergency
 //     exception pool, from a static constructor before main - so nothing has to run
 //     before __libc_init_array;
-//   * the lock is ours (tlsf::default_heap_lock below), not newlib's __malloc_lock, which
-//     newlib-nano does not call consistently and which only exists inside the malloc we
-//     replace: here it masks interrupts with PRIMASK, nesting-safe. With an RTOS, return
-//     its mutex or scheduler lock instead (the hooks must not allocate);
+//   * the lock is the heap's, not newlib's __malloc_lock, which newlib-nano does not call
+//     consistently and which only exists inside the malloc we replace.
+//     TLSF_LOCK_INTERRUPTS masks interrupts with PRIMASK, nesting-safe, inline in
+//     operator new and delete (three instructions). With an RTOS, build with
+//     TLSF_LOCK_USER instead and return its mutex or scheduler lock from
+//     tlsf::default_heap_lock() (as below; the hooks must not allocate);
 //   * _sbrk must trap (see app_syscalls.c): if a libc object that still uses newlib's
 //     heap is linked (mallinfo, malloc_stats, ...) it fails at the first call, and the
 //     link usually fails before that with "multiple definition of _malloc_r".
@@ -32,8 +34,8 @@
 #include <tlsf/default_heap.hpp>
 #include <tlsf/global_new.hpp>
 
-#if TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_USER
-#error "build the image with -DTLSF_DEFAULT_HEAP_LOCK=TLSF_LOCK_USER (the lock is below)"
+#if TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_INTERRUPTS && TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_USER
+#error "build the image with -DTLSF_DEFAULT_HEAP_LOCK=TLSF_LOCK_INTERRUPTS (or TLSF_LOCK_USER, below)"
 #endif
 
 #ifdef TLSF_NEWLIB_COUNTERS
@@ -48,8 +50,12 @@ std::uint32_t tlsf_newlib_lock_depth; // current nesting
 #define TLSF_NEWLIB_COUNT(name) ((void)0)
 #endif
 
-// ---- The lock: interrupts off (PRIMASK) around every heap operation --------------------
 namespace {
+
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_USER
+// ---- The lock as hooks, the shape an RTOS mutex takes ----------------------------------
+// Here, too, interrupts off (PRIMASK) around every heap operation, through function
+// pointers and with counters, so that the demo can show the hooks are used and released.
 
 std::uint32_t lock_depth;     // nesting: only the outermost unlock restores PRIMASK
 std::uint32_t saved_primask;  // PRIMASK as the outermost lock found it
@@ -72,6 +78,7 @@ void heap_unlock(void *) noexcept {
     tlsf_newlib_lock_depth = lock_depth;
 #endif
 }
+#endif // TLSF_LOCK_USER
 
 inline tlsf::heap &heap() noexcept {
     return tlsf::default_heap(); // built on the first call
@@ -84,10 +91,12 @@ inline void *out_of_memory(struct _reent *reent) noexcept {
 
 } // namespace
 
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_USER
 // Called once, when the default heap is built.
 tlsf::lock_hooks tlsf::default_heap_lock() noexcept {
     return tlsf::lock_hooks{&heap_lock, &heap_unlock, nullptr};
 }
+#endif
 
 // ---- newlib's allocator ----------------------------------------------------------------
 extern "C" {
