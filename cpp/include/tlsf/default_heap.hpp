@@ -9,7 +9,8 @@
 //            (install_default_heap), and - on a system with an OS, when none of the first
 //            two is configured - pools from the OS added as it runs out
 //            (TLSF_DEFAULT_HEAP_GROW), so a program runs out only where libc would.
-//   lock     std::mutex (hosted), the program's own functions (RTOS), or none (bare metal).
+//   lock     std::mutex (hosted), masked interrupts (Cortex-M), the program's own
+//            functions (RTOS), or none (bare metal).
 //
 // Lifetime: built on first use, by whichever code asks first - a static constructor in any
 // translation unit included - and never destroyed, so objects destroyed at exit can still

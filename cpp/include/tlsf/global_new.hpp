@@ -11,15 +11,23 @@
 //
 // Behaviour, as the standard requires:
 //   - new(0) returns a unique non-null pointer; delete of nullptr does nothing.
-//   - Alignment: every block is aligned to tlsf::alignment; the align_val_t forms (used
-//     for types declared alignas(N) with N above __STDCPP_DEFAULT_NEW_ALIGNMENT__) use
-//     tlsf_memalign.
+//   - Alignment: every block is aligned to tlsf::alignment, and the plain forms to at
+//     least __STDCPP_DEFAULT_NEW_ALIGNMENT__ (where that is larger, as with
+//     -faligned-new=64, they use tlsf_memalign); the align_val_t forms (used for types
+//     declared alignas(N) with N above __STDCPP_DEFAULT_NEW_ALIGNMENT__) use tlsf_memalign.
 //   - Out of memory: the throwing forms call the installed std::new_handler and retry
 //     until it succeeds; with no handler installed they throw std::bad_alloc, or, compiled
 //     without exceptions, call the failure handler of <tlsf/failure.hpp> and abort if it
 //     returns. The nothrow forms run the same loop but return nullptr where the others
 //     would throw (and do not call the failure handler).
 //   - Sized delete ignores the size: every block records its own.
+//
+// Cost: plain new is the default heap's lock, one tlsf_malloc, the unlock and a null
+// test, inline; every delete is a null test, the lock, tlsf_free and the unlock. With a
+// lock known at compile time (TLSF_LOCK_NONE, _STD_MUTEX, _INTERRUPTS) nothing is called
+// through a function pointer; on a Cortex-M4 with TLSF_LOCK_INTERRUPTS that is about 12
+// instructions in operator new and 10 in operator delete besides the core's own. First
+// use, growth, the new_handler loop, failure and over-alignment are out of line.
 #ifndef TLSF_GLOBAL_NEW_HPP
 #define TLSF_GLOBAL_NEW_HPP
 
