@@ -2,6 +2,14 @@
 // two linker symbols (TLSF_DEFAULT_HEAP_START/END; the end is defined with --defsym in
 // CMakeLists.txt, as a linker script would) and its lock is the program's own
 // (TLSF_DEFAULT_HEAP_LOCK=TLSF_LOCK_USER), standing in for an RTOS mutex.
+//
+// Built twice: tlsf_cpp_config_global_new_test (TLSF_TEST_GLOBAL_NEW=1) also replaces the
+// global operator new and delete, whose inline paths take the program's lock only once
+// the heap is built - GoogleTest's allocations before main come first.
+#if TLSF_TEST_GLOBAL_NEW
+#include <tlsf/global_new.hpp>
+#endif
+
 #include <tlsf/allocator.hpp>
 #include <tlsf/containers.hpp>
 #include <tlsf/default_heap.hpp>
@@ -87,5 +95,33 @@ TEST(ConfiguredDefaultHeap, UsesTheProgramsLock) {
     EXPECT_EQ(the_lock.depth, 0);
     EXPECT_FALSE(the_lock.nested);
 }
+
+#if TLSF_TEST_GLOBAL_NEW
+void *volatile sink;
+
+TEST(ConfiguredDefaultHeap, GlobalNewAndDeleteTakeTheProgramsLock) {
+    tlsf::heap &heap = tlsf::default_heap();
+    // Allocated before main, before the program's lock was known: in the region as well.
+    EXPECT_TRUE(heap.contains(::testing::UnitTest::GetInstance()->current_test_info()));
+    // Counted first, asserted after: a failing assertion would allocate in between.
+    const int locks = the_lock.locks;
+    sink = ::operator new(40);
+    const int after_new = the_lock.locks;
+    const bool inside = heap.contains(sink); // takes the lock too
+    ::operator delete(sink);
+    const int after_delete = the_lock.locks;
+    sink = ::operator new(40, std::nothrow);
+    ::operator delete(sink, std::nothrow);
+    ::operator delete(nullptr); // returns before the lock
+    const int at_end = the_lock.locks;
+    EXPECT_EQ(after_new, locks + 1);
+    EXPECT_EQ(after_delete, locks + 3);
+    EXPECT_EQ(at_end, locks + 5);
+    EXPECT_TRUE(inside);
+    EXPECT_EQ(the_lock.unlocks, the_lock.locks);
+    EXPECT_EQ(the_lock.depth, 0);
+    EXPECT_FALSE(the_lock.nested);
+}
+#endif
 
 } // namespace
