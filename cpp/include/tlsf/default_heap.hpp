@@ -223,7 +223,7 @@ class default_heap_guard {
     default_heap_guard() noexcept { default_heap_storage_instance.state.mutex.lock(); }
     ~default_heap_guard() { default_heap_storage_instance.state.mutex.unlock(); }
 #else
-    default_heap_guard() noexcept {} // user-provided: a guard is no unused variable
+    default_heap_guard() noexcept {} // user-provided: an empty guard is no "unused variable"
 #endif
     default_heap_guard(const default_heap_guard &) = delete;
     default_heap_guard &operator=(const default_heap_guard &) = delete;
