@@ -6,6 +6,8 @@
 #   chess-newlib-nano      perft(3) of bench/chess with std::allocator over newlib-nano's
 #   chess-newlib-full      malloc / full newlib's malloc (_sbrk serves the arena), and over
 #   chess-tlsf             TLSF (tlsf_newlib.cpp: global new/delete and malloc replaced);
+#   chess-tlsf-lean        the same with the core's lean configuration (TLSF_STATS=0,
+#                          TLSF_CHECKS=0: no statistics, no free-time checks);
 #
 # the host runner tlsf_m4_app (host/m4app.c), the target tlsf_m4_app_report and, with the
 # tests, the ctests of test/m4/firmware_app.cmake. See firmware-app/README.md.
@@ -50,14 +52,23 @@ else()
       COMMENT "Cortex-M4 application platform (sbrk ${serves})" VERBATIM)
     list(APPEND _app_objects ${obj})
   endforeach()
+  # The core in the default configuration and in the lean one. A program's translation
+  # units must share the core's configuration (the symbols carry it), so the lean image
+  # passes the same switches to its C++ sources.
+  set(_app_lean -DTLSF_STATS=0 -DTLSF_CHECKS=0)
   set(_app_core ${_app_out}/tlsf_core.o)
-  add_custom_command(OUTPUT ${_app_core}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${_app_out}
-    COMMAND ${TLSF_M4_CC} ${_app_arch} -std=c99 -ffreestanding -Wconversion -r -nostdlib
-            ${_core_sources} -o ${_app_core}
-    DEPENDS ${_core_sources} ${_core_headers}
-    COMMENT "Cortex-M4 application TLSF core" VERBATIM)
-  list(APPEND _app_objects ${_app_core})
+  set(_app_core_lean ${_app_out}/tlsf_core_lean.o)
+  foreach(variant "${_app_core}|" "${_app_core_lean}|${_app_lean}")
+    string(REPLACE "|" ";" variant "${variant}")
+    list(POP_FRONT variant obj)
+    add_custom_command(OUTPUT ${obj}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${_app_out}
+      COMMAND ${TLSF_M4_CC} ${_app_arch} ${variant} -std=c99 -ffreestanding -Wconversion -r
+              -nostdlib ${_core_sources} -o ${obj}
+      DEPENDS ${_core_sources} ${_core_headers}
+      COMMENT "Cortex-M4 application TLSF core ${variant}" VERBATIM)
+    list(APPEND _app_objects ${obj})
+  endforeach()
 
   set(_app_elves "")
   # tlsf_m4_app_image(<name> SOURCES <files> OBJECTS <objs> FLAGS <flags> LIBS <libs>)
@@ -85,7 +96,7 @@ else()
     OBJECTS ${_trap} FLAGS ${_app_heap} -DTLSF_NEWLIB_COUNTERS -DAPP_PROBE_SBRK)
   tlsf_m4_app_image(demo-full SOURCES ${_app}/app_demo.cpp ${_app}/tlsf_newlib.cpp
     OBJECTS ${_trap} FLAGS ${_app_heap_user_lock} -DTLSF_NEWLIB_COUNTERS)
-  # perft(3): the same program over three heaps.
+  # perft(3): the same program over three heaps (TLSF in two configurations).
   set(_chess -fno-exceptions -fno-rtti -I${TLSF_ROOT}/bench/chess/include)
   tlsf_m4_app_image(chess-newlib-nano SOURCES ${_app}/app_chess.cpp OBJECTS ${_serve}
     FLAGS ${_chess} --specs=nano.specs)
@@ -93,6 +104,9 @@ else()
     FLAGS ${_chess})
   tlsf_m4_app_image(chess-tlsf SOURCES ${_app}/app_chess.cpp ${_app}/tlsf_newlib.cpp
     OBJECTS ${_trap} FLAGS ${_chess} ${_app_heap} -DAPP_TLSF --specs=nano.specs)
+  tlsf_m4_app_image(chess-tlsf-lean SOURCES ${_app}/app_chess.cpp ${_app}/tlsf_newlib.cpp
+    OBJECTS ${_app_out}/platform-sbrk0.o ${_app_core_lean}
+    FLAGS ${_chess} ${_app_heap} ${_app_lean} -DAPP_TLSF --specs=nano.specs)
   add_custom_target(tlsf_m4_app_images ALL DEPENDS ${_app_elves})
 
   add_executable(tlsf_m4_app host/m4app.c host/elf32.c)
@@ -105,7 +119,8 @@ else()
 
   set(TLSF_M4_APP_DEMOS ${_app_out}/demo-nano.elf ${_app_out}/demo-full.elf)
   set(TLSF_M4_APP_PERFT nano=${_app_out}/chess-newlib-nano.elf
-      full=${_app_out}/chess-newlib-full.elf tlsf=${_app_out}/chess-tlsf.elf)
+      full=${_app_out}/chess-newlib-full.elf tlsf=${_app_out}/chess-tlsf.elf
+      tlsf-lean=${_app_out}/chess-tlsf-lean.elf)
   add_custom_target(tlsf_m4_app_report
     COMMAND tlsf_m4_app --demo ${_app_out}/demo-nano.elf
     COMMAND tlsf_m4_app --demo ${_app_out}/demo-full.elf
