@@ -46,9 +46,10 @@ else()
     add_custom_command(OUTPUT ${obj}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${_app_out}
       COMMAND ${TLSF_M4_CC} ${_app_arch} -std=c99 -ffreestanding -Wconversion
-              -DAPP_SBRK_SERVES=${serves} -r -nostdlib
-              ${_fw}/startup.c ${_fw}/bench_asm.S ${_app}/app_syscalls.c -o ${obj}
-      DEPENDS ${_fw}/startup.c ${_fw}/bench_asm.S ${_app}/app_syscalls.c ${_app_deps}
+              -DBENCH_SBRK_SERVES=${serves} -r -nostdlib ${_fw}/startup.c ${_fw}/bench_asm.S
+              ${_fw}/syscalls.c ${_app}/app_syscalls.c -o ${obj}
+      DEPENDS ${_fw}/startup.c ${_fw}/bench_asm.S ${_fw}/syscalls.c ${_app}/app_syscalls.c
+              ${_app_deps}
       COMMENT "Cortex-M4 application platform (sbrk ${serves})" VERBATIM)
     list(APPEND _app_objects ${obj})
   endforeach()

@@ -2,7 +2,7 @@
 // and caught exception, calloc/realloc/memalign. Each step reads the default heap's
 // statistics before and after and records the deltas in app_report, which the host
 // (host/m4app.c --demo) checks. Built with exceptions, newlib-nano, tlsf_newlib.cpp and
-// _sbrk as a trap (app_syscalls.c with APP_SBRK_SERVES=0).
+// _sbrk as a trap (../firmware/syscalls.c with BENCH_SBRK_SERVES=0).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

@@ -2,11 +2,11 @@
  * app_syscalls.c - the newlib system calls of the application images, no semihosting.
  *
  * _write    stdout and stderr go to app_out[], which the host reads after the run;
- * _sbrk     APP_SBRK_SERVES=1 (the newlib images): the arena past the stack, as the
- *           harness does; APP_SBRK_SERVES=0 (the TLSF images): a trap. Nothing may reach
- *           newlib's own heap there, so a call stops in bench_panic(BENCH_PANIC_SBRK),
- *           which the host reports as a failure;
  * the rest  what newlib's stdio and abort need, doing nothing.
+ * _sbrk is the harness's (../firmware/syscalls.c): with BENCH_SBRK_SERVES=1 (the newlib
+ * images) it serves the arena past the stack; with 0 (the TLSF images) it is a trap, so
+ * that anything still reaching newlib's own heap stops in bench_panic(BENCH_PANIC_SBRK),
+ * which the host reports as a failure.
  * Also the report object and the two marks the host watches (app_report.h).
  */
 #include <errno.h>
@@ -16,10 +16,6 @@
 
 #include "app_report.h"
 #include "bench_api.h"
-
-#ifndef APP_SBRK_SERVES
-#error "APP_SBRK_SERVES must be 0 or 1"
-#endif
 
 #define APP_PANIC_EXIT 3u /* _exit/abort: bench_panic(3) */
 
@@ -51,7 +47,6 @@ int _lseek(int fd, int offset, int whence);
 void _exit(int status);
 int _kill(int pid, int sig);
 int _getpid(void);
-void *_sbrk(ptrdiff_t increment);
 
 int _write(int fd, const char *buffer, int length) {
     int i;
@@ -110,29 +105,3 @@ int _kill(int pid, int sig) {
 int _getpid(void) {
     return 1;
 }
-
-#if APP_SBRK_SERVES
-
-static char *sbrk_top; /* the current break; 0 until the first call */
-
-void *_sbrk(ptrdiff_t increment) {
-    char *top = sbrk_top ? sbrk_top : __arena_start;
-    if (increment > __arena_end - top || increment < __arena_start - top) {
-        errno = ENOMEM;
-        return (void *)-1;
-    }
-    sbrk_top = top + increment;
-    return top;
-}
-
-#else
-
-/* The trap: anything that still calls newlib's own malloc (an object of libc's malloc
- * pulled in by a symbol the retargeting layer does not define) ends up here. */
-void *_sbrk(ptrdiff_t increment) {
-    (void)increment;
-    for (;;)
-        bench_panic(BENCH_PANIC_SBRK);
-}
-
-#endif
