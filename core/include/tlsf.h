@@ -29,7 +29,12 @@
  * in the lock of your RTOS or use the C++ layer's locked default heap.
  *
  * Dependencies: <stddef.h>, <stdint.h>, <stdbool.h>, memcpy and memset. No stdio, no
- * global state: everything lives in the caller's memory.
+ * global state: everything lives in the caller's memory. (Hosted builds with the default
+ * error handler also use fprintf and abort; see TLSF_DEFAULT_ERROR_HANDLER.)
+ *
+ * Debugging aids, chosen when the library is built (tlsf_config.h): TLSF_FILL fills fresh
+ * blocks with 0xCD and freed ones with 0xDD; TLSF_MEMCHECK lets valgrind's memcheck see
+ * TLSF blocks as heap blocks (leaks, use after free, uninitialised reads).
  */
 #ifndef TLSF_H
 #define TLSF_H
@@ -63,8 +68,10 @@ typedef enum tlsf_error {
  * the pointer involved, and the user value given to tlsf_set_error_handler. When it
  * returns, the call that detected the misuse does nothing further (free leaves the heap
  * as it was, realloc returns NULL, add_pool returns NULL): the heap stays consistent.
- * The default, when no handler is installed, is to do exactly that silently; the C++
- * layer and the checked builds install one that reports and aborts.
+ * When no handler is installed, the library's build decides (TLSF_DEFAULT_ERROR_HANDLER,
+ * tlsf_config.h): hosted builds made with CMake run tlsf_default_error_handler, which
+ * prints one line on stderr and aborts; freestanding builds (and the header's default)
+ * do nothing further, silently. The C++ layer installs its own handler, which aborts too.
  */
 typedef void (*tlsf_error_handler_t)(tlsf_t tlsf, tlsf_error_t reason, const void *ptr,
                                      void *user);
@@ -115,6 +122,7 @@ typedef struct tlsf_stats {
 #define tlsf_largest_allocatable TLSF_ABI_NAME(tlsf_largest_allocatable)
 #define tlsf_set_error_handler TLSF_ABI_NAME(tlsf_set_error_handler)
 #define tlsf_error_string TLSF_ABI_NAME(tlsf_error_string)
+#define tlsf_default_error_handler TLSF_ABI_NAME(tlsf_default_error_handler)
 
 /* ---- Heaps -------------------------------------------------------------------------- */
 
@@ -298,10 +306,21 @@ void tlsf_reset_peak(tlsf_t tlsf);
 size_t tlsf_largest_allocatable(tlsf_t tlsf);
 
 /*
- * tlsf_set_error_handler: install `handler` (NULL restores the silent default) and the
- * `user` value passed back to it. See tlsf_error_handler_t.
+ * tlsf_set_error_handler: install `handler` (NULL restores the default: see
+ * tlsf_error_handler_t) and the `user` value passed back to it. A NULL heap is ignored.
  */
 void tlsf_set_error_handler(tlsf_t tlsf, tlsf_error_handler_t handler, void *user);
+
+#if TLSF_DEFAULT_ERROR_HANDLER
+/*
+ * tlsf_default_error_handler: what a heap with no handler installed calls on misuse, in
+ * builds with TLSF_DEFAULT_ERROR_HANDLER=1 (hosted). Writes one line to stderr,
+ *   tlsf: <tlsf_error_string(reason)> (pointer <ptr>, heap <tlsf>); aborting
+ * and calls abort(); never returns. `user` is ignored. A handler of your own may call it
+ * after its own reporting.
+ */
+void tlsf_default_error_handler(tlsf_t tlsf, tlsf_error_t reason, const void *ptr, void *user);
+#endif
 
 /* tlsf_error_string: a short English description of `reason`; never NULL. */
 const char *tlsf_error_string(tlsf_error_t reason);

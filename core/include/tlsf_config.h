@@ -104,6 +104,22 @@
 #endif
 #endif
 
+/*
+ * TLSF_DEFAULT_ERROR_HANDLER: what happens when a heap detects misuse (see TLSF_CHECKS and
+ * tlsf_error_handler_t in tlsf.h) and no handler is installed.
+ *   0  the call that detected it does nothing further, silently. The core then needs no C
+ *      library beyond memcpy and memset, so this is the default of the header, for
+ *      freestanding builds.
+ *   1  tlsf_default_error_handler runs: it prints one line naming the reason, the pointer
+ *      and the heap on stderr and calls abort(). Needs <stdio.h> and <stdlib.h>. The CMake
+ *      build sets 1 for every target system but "Generic" (bare metal).
+ * It is not part of the configuration tag: it changes no layout, only the library's
+ * reaction, and a program compiled with another value links and behaves as the library.
+ */
+#ifndef TLSF_DEFAULT_ERROR_HANDLER
+#define TLSF_DEFAULT_ERROR_HANDLER 0
+#endif
+
 /* Configuration tag appended to every public symbol (see the top of this file). */
 #define TLSF_CAT5_(a, b, c, d, e) a##b##c##d##e
 #define TLSF_TAG_(p, a, s, m, st, ck) TLSF_CAT5_(p##a, _s##s, _m##m, _t##st, _c##ck)

@@ -20,6 +20,16 @@ static TLSF_NO_ASAN block_t *pool_sentinel(block_t *first) {
     return *slot_prev_phys(first);
 }
 
+#if TLSF_DEFAULT_ERROR_HANDLER
+/* A handler that does nothing: what a heap without a handler did before the default. */
+static TLSF_NO_ASAN void ignore_error(tlsf_t heap, tlsf_error_t reason, const void *ptr, void *user) {
+    (void)heap;
+    (void)reason;
+    (void)ptr;
+    (void)user;
+}
+#endif
+
 TLSF_NO_ASAN tlsf_t tlsf_create(void *mem) {
     tlsf_t heap = (tlsf_t)mem;
     size_t *word = (size_t *)mem;
@@ -37,7 +47,19 @@ TLSF_NO_ASAN tlsf_t tlsf_create_with_pool(void *mem, size_t bytes) {
     if (bytes < tlsf_size()) return NULL; /* before tlsf_create writes anything */
     heap = tlsf_create(mem);
     if (heap == NULL) return NULL;
+#if TLSF_DEFAULT_ERROR_HANDLER
+    {
+        /* A pool too small is a NULL result here, not misuse: keep the report from
+         * reaching the default handler, which aborts. */
+        pool_t pool;
+        heap->on_error = ignore_error;
+        pool = tlsf_add_pool(heap, tlsf_get_pool(heap), bytes - tlsf_size());
+        heap->on_error = NULL;
+        if (pool == NULL) return NULL;
+    }
+#else
     if (tlsf_add_pool(heap, tlsf_get_pool(heap), bytes - tlsf_size()) == NULL) return NULL;
+#endif
     return heap;
 }
 
