@@ -184,13 +184,16 @@ void tlsf_remove_pool(tlsf_t tlsf, pool_t pool);
  * returns a unique minimum-size block, like glibc. Sizes beyond what the highest size
  * class can serve (a little below tlsf_block_size_max()), SIZE_MAX included, return NULL
  * without wrapping around. O(1): one size-class computation, at most two bitmap searches, one
- * list removal and at most one split.
+ * list removal and at most one split. With TLSF_FILL the block's usable bytes hold
+ * TLSF_FILL_ALLOC_BYTE (0xCD); this, and the same for memalign and realloc's added bytes,
+ * costs a memset of the block.
  */
 void *tlsf_malloc(tlsf_t tlsf, size_t bytes);
 
 /*
- * tlsf_calloc: tlsf_malloc(count * size) with the block zeroed. Returns NULL if the
- * product overflows size_t or the allocation fails. O(1) plus the memset.
+ * tlsf_calloc: tlsf_malloc(count * size) with the block zeroed (the requested bytes, also
+ * with TLSF_FILL). Returns NULL if the product overflows size_t or the allocation fails.
+ * O(1) plus the memset.
  */
 void *tlsf_calloc(tlsf_t tlsf, size_t count, size_t size);
 
@@ -238,7 +241,9 @@ void *tlsf_realloc(tlsf_t tlsf, void *ptr, size_t bytes);
  * block that is already free (TLSF_ERROR_DOUBLE_FREE) is reported to the error handler
  * and the heap is left untouched. A pointer that did not come from this heap is
  * undefined behaviour unless the checks catch it. O(1): at most two list removals and
- * one insertion.
+ * one insertion. With TLSF_FILL the block's bytes are overwritten with
+ * TLSF_FILL_FREE_BYTE (0xDD), except the words the heap keeps in a free block (see
+ * tlsf_config.h), before it is merged.
  */
 void tlsf_free(tlsf_t tlsf, void *ptr);
 

@@ -92,13 +92,14 @@ TLSF_NO_ASAN pool_t tlsf_add_pool(tlsf_t heap, void *mem, size_t bytes) {
     heap->pool_bytes += span;
     heap->pool_count++;
     /* Nothing in the pool is the user's yet (the bytes past the sentinel stay theirs). */
-    memory_poison(mem, (size_t)((char *)sentinel + SENTINEL_SIZE - (char *)mem));
+    asan_poison(mem, (size_t)((char *)sentinel + SENTINEL_SIZE - (char *)mem));
+    valgrind_no_access(mem, (size_t)((char *)sentinel + SENTINEL_SIZE - (char *)mem));
     return (pool_t)mem;
 }
 
 TLSF_NO_ASAN void tlsf_remove_pool(tlsf_t heap, pool_t pool) {
     block_t *block;
-    size_t word;
+    size_t word, bytes;
     if (heap == NULL || pool == NULL) return;
     block = pool_first_block(pool);
     word = *slot_size(block);
@@ -109,7 +110,9 @@ TLSF_NO_ASAN void tlsf_remove_pool(tlsf_t heap, pool_t pool) {
     }
     free_list_remove(heap, block);
     *slot_prev_phys(block) = NULL; /* a second removal of this pool is then reported */
-    memory_unpoison(pool, (size_t)((char *)block + word_span(word) + SENTINEL_SIZE - (char *)pool));
+    bytes = (size_t)((char *)block + word_span(word) + SENTINEL_SIZE - (char *)pool);
+    asan_unpoison(pool, bytes);
+    valgrind_undefined(pool, bytes); /* the caller's again, contents unspecified */
     heap->pool_bytes -= word_span(word);
     heap->pool_count--;
 }
