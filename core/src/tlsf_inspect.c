@@ -128,7 +128,8 @@ TLSF_NO_ASAN void tlsf_default_error_handler(tlsf_t heap, tlsf_error_t reason, c
 TLSF_NO_ASAN void tlsf_report(tlsf_t heap, tlsf_error_t reason, const void *ptr) {
     if (heap && heap->on_error) heap->on_error(heap, reason, ptr, heap->on_error_user);
 #if TLSF_DEFAULT_ERROR_HANDLER
-    else if (heap) tlsf_default_error_handler(heap, reason, ptr, NULL);
+    else if (heap)
+        tlsf_default_error_handler(heap, reason, ptr, NULL);
 #endif
 }
 

@@ -22,7 +22,8 @@ static TLSF_NO_ASAN block_t *pool_sentinel(block_t *first) {
 
 #if TLSF_DEFAULT_ERROR_HANDLER
 /* A handler that does nothing: what a heap without a handler did before the default. */
-static TLSF_NO_ASAN void ignore_error(tlsf_t heap, tlsf_error_t reason, const void *ptr, void *user) {
+static TLSF_NO_ASAN void ignore_error(tlsf_t heap, tlsf_error_t reason, const void *ptr,
+                                      void *user) {
     (void)heap;
     (void)reason;
     (void)ptr;

@@ -37,7 +37,8 @@ static tlsf_t make_heap(void) {
 /* Fill `bytes` at `p` with a pattern derived from `seed`; check them. */
 static void put(void *p, size_t bytes, unsigned seed) {
     size_t i;
-    for (i = 0; i < bytes; ++i) ((unsigned char *)p)[i] = (unsigned char)(seed + i);
+    for (i = 0; i < bytes; ++i)
+        ((unsigned char *)p)[i] = (unsigned char)(seed + i);
 }
 static int same(const void *p, size_t bytes, unsigned seed) {
     size_t i;
@@ -74,7 +75,8 @@ static int run_clean(tlsf_t heap) {
     if (a == NULL || b == NULL || c == NULL) return 1;
     /* Every usable byte is the user's, the last word included. */
     put(a, tlsf_block_size(a), 1);
-    for (n = 0; n < 300; ++n) failures += fails(b[n] == 0, __LINE__);
+    for (n = 0; n < 300; ++n)
+        failures += fails(b[n] == 0, __LINE__);
     put(c, tlsf_block_size(c), 2);
     failures += fails(same(a, tlsf_block_size(a), 1) && same(c, tlsf_block_size(c), 2), __LINE__);
     /* Move: a block after it keeps it from growing in place. */

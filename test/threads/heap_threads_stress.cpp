@@ -238,14 +238,14 @@ bool settled(const char *name, tlsf::heap &heap, const tlsf::heap_stats &before)
     bool ok = heap.check();
     if (!ok) std::fprintf(stderr, "heap_threads_stress: %s: heap check failed\n", name);
     if (after.live_blocks != before.live_blocks || after.used_bytes != before.used_bytes) {
-        std::fprintf(stderr, "heap_threads_stress: %s: %zu live blocks, %zu bytes used (before: %zu, %zu)\n",
-                     name, after.live_blocks, after.used_bytes, before.live_blocks,
-                     before.used_bytes);
+        std::fprintf(
+            stderr, "heap_threads_stress: %s: %zu live blocks, %zu bytes used (before: %zu, %zu)\n",
+            name, after.live_blocks, after.used_bytes, before.live_blocks, before.used_bytes);
         ok = false;
     }
     std::printf("heap_threads_stress: %s: %zu allocations, %zu pools, peak %zu bytes%s\n", name,
-                after.alloc_count - before.alloc_count, after.pool_count,
-                after.peak_used_bytes, ok ? "" : " - FAILED");
+                after.alloc_count - before.alloc_count, after.pool_count, after.peak_used_bytes,
+                ok ? "" : " - FAILED");
     return ok;
 }
 
@@ -276,6 +276,7 @@ int main(int argc, char **argv) {
     stress(hooked, std::size_t{1} << 19).run(threads, operations);
     ok = settled("heap with user lock hooks", hooked, hooked_before) && ok;
 
-    if (failures.load() != 0) std::fprintf(stderr, "heap_threads_stress: %d failed checks\n", failures.load());
+    if (failures.load() != 0)
+        std::fprintf(stderr, "heap_threads_stress: %d failed checks\n", failures.load());
     return ok && failures.load() == 0 ? 0 : 1;
 }
