@@ -17,11 +17,17 @@
  * memory, must not be errors; valgrind has no "uninstrumented function" attribute, so the
  * heap makes each word accessible just before it touches it: every header and link word is
  * reached through a slot accessor of tlsf_block.h, and each accessor passes its word
- * through metadata_word(). This keeps memcheck exact everywhere else, including for the
- * user's code between two calls, which bracketing every entry point with
- * VALGRIND_DISABLE_ERROR_REPORTING would too but only by wrapping each public function.
- * The price: the words the heap keeps in a free block (its two links, its last word) stay
- * accessible, so a use after free of exactly those words is not reported.
+ * through metadata_word(). The alternative, VALGRIND_DISABLE_ERROR_REPORTING around each
+ * public function, needs a wrapper with a single exit around every entry point (the hot
+ * paths have several returns), and the heap's writes into inaccessible bytes would still
+ * leave those words inaccessible, so every later read of them would be an error to
+ * suppress too. Marking words is local and stays correct as the hot paths change, as long
+ * as they reach headers and links through the accessors. It costs one client request per
+ * access under valgrind (a few instructions natively). The price: the words the heap
+ * keeps in a free block (its two links, its last word) stay accessible, so a use after
+ * free of exactly those words is not reported; and with TLSF_CHECKS=2, free reads the
+ * word before a block's header, the previous block's last word, which thereby counts as
+ * written for memcheck.
  *
  * Memcheck is told a block ends where the next block starts, one word before the end of
  * its usable bytes (that word is addressable on its own): the free list points at block

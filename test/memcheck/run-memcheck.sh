@@ -21,19 +21,19 @@ leak)
   ((status == 99)) || fail "exit status $status, expected valgrind's 99"
   expect 'ERROR SUMMARY: 1 errors from 1 contexts'
   expect '[0-9]+ bytes in 1 blocks are definitely lost'
-  expect 'run_leak \(memcheck_demo.c:'
+  expect 'run_leak \((.*/)?memcheck_demo.c:'
   expect 'possibly lost: 0 bytes in 0 blocks' ;;
 uaf)
   ((status == 99)) || fail "exit status $status, expected valgrind's 99"
   expect 'ERROR SUMMARY: 1 errors from 1 contexts'
   expect 'Invalid read of size 1'
-  expect 'run_uaf \(memcheck_demo.c:'
+  expect 'run_uaf \((.*/)?memcheck_demo.c:'
   expect 'is [0-9]+ bytes inside a block of size [0-9]+ free'"'"'d' ;;
 uninit)
   ((status == 99)) || fail "exit status $status, expected valgrind's 99"
   expect 'ERROR SUMMARY: 1 errors from 1 contexts'
   expect 'Conditional jump or move depends on uninitialised value'
-  expect 'run_uninit \(memcheck_demo.c:' ;;
+  expect 'run_uninit \((.*/)?memcheck_demo.c:' ;;
 *) fail "unknown mode" ;;
 esac
 echo "run-memcheck.sh: $mode: as expected"
