@@ -131,7 +131,8 @@
  *                                block: its two list links at the start (and, when it
  *                                merged with a free neighbour, that neighbour's old
  *                                header and links), and its last word (the next block's
- *                                link back to it).
+ *                                link back to it); in the part a realloc gives back,
+ *                                also the header of the free block it becomes.
  * A word of either pattern is not a valid pointer on x86-64 (not canonical) nor a small
  * count. Costs a memset of the block on every malloc and free, so those calls are then
  * proportional to the block size. 0 (default): no filling.
