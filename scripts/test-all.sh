@@ -19,11 +19,13 @@ quick="-DTLSF_SHIM_PROGRAM_TESTS=OFF -DTLSF_VALGRIND_TESTS=OFF"
 
 # name | cmake arguments | build targets (empty: all) | ctest label (empty: all)
 # The first two build and run everything; the others exist for the core (and the C++
-# layer where the standard matters) and build only that, to keep CI short.
+# layer where the standard matters) and build only that, to keep CI short. The sanitizer
+# configuration also fills blocks (TLSF_FILL, test/core/test_fill.cpp), so the patterns
+# are proven together with ASan's poisoning.
 configs=(
   "gcc|-DCMAKE_BUILD_TYPE=Release -DTLSF_BUILD_M4=ON||"
   "clang-cxx20|-DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_STANDARD=20 $quick||"
-  "asan-ubsan-checked|-DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSF_SANITIZE=address,undefined -DTLSF_CHECKS=2 $quick||"
+  "asan-ubsan-checked|-DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSF_SANITIZE=address,undefined -DTLSF_CHECKS=2 -DTLSF_FILL=1 $quick||"
   "m32|-DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE=$root/cmake/i386-linux.cmake -DTLSF_GTEST_FROM_SOURCE=ON|tlsf_core_tests|core"
   "portable-small|-DCMAKE_BUILD_TYPE=Release -DTLSF_USE_BUILTIN_BITSCAN=0 -DTLSF_SL_INDEX_LOG2=3 -DTLSF_MAX_BLOCK_LOG2=20|tlsf_core_tests|core"
   "lean|-DCMAKE_BUILD_TYPE=Release -DTLSF_STATS=0 -DTLSF_CHECKS=0|tlsf_core_tests|core"

@@ -29,7 +29,12 @@
  * in the lock of your RTOS or use the C++ layer's locked default heap.
  *
  * Dependencies: <stddef.h>, <stdint.h>, <stdbool.h>, memcpy and memset. No stdio, no
- * global state: everything lives in the caller's memory.
+ * global state: everything lives in the caller's memory. (Hosted builds with the default
+ * error handler also use fprintf and abort; see TLSF_DEFAULT_ERROR_HANDLER.)
+ *
+ * Debugging aids, chosen when the library is built (tlsf_config.h): TLSF_FILL fills fresh
+ * blocks with 0xCD and freed ones with 0xDD; TLSF_MEMCHECK lets valgrind's memcheck see
+ * TLSF blocks as heap blocks (leaks, use after free, uninitialised reads).
  */
 #ifndef TLSF_H
 #define TLSF_H
@@ -63,8 +68,10 @@ typedef enum tlsf_error {
  * the pointer involved, and the user value given to tlsf_set_error_handler. When it
  * returns, the call that detected the misuse does nothing further (free leaves the heap
  * as it was, realloc returns NULL, add_pool returns NULL): the heap stays consistent.
- * The default, when no handler is installed, is to do exactly that silently; the C++
- * layer and the checked builds install one that reports and aborts.
+ * When no handler is installed, the library's build decides (TLSF_DEFAULT_ERROR_HANDLER,
+ * tlsf_config.h): hosted builds made with CMake run tlsf_default_error_handler, which
+ * prints one line on stderr and aborts; freestanding builds (and the header's default)
+ * do nothing further, silently. The C++ layer installs its own handler, which aborts too.
  */
 typedef void (*tlsf_error_handler_t)(tlsf_t tlsf, tlsf_error_t reason, const void *ptr,
                                      void *user);
@@ -115,6 +122,7 @@ typedef struct tlsf_stats {
 #define tlsf_largest_allocatable TLSF_ABI_NAME(tlsf_largest_allocatable)
 #define tlsf_set_error_handler TLSF_ABI_NAME(tlsf_set_error_handler)
 #define tlsf_error_string TLSF_ABI_NAME(tlsf_error_string)
+#define tlsf_default_error_handler TLSF_ABI_NAME(tlsf_default_error_handler)
 
 /* ---- Heaps -------------------------------------------------------------------------- */
 
@@ -176,13 +184,16 @@ void tlsf_remove_pool(tlsf_t tlsf, pool_t pool);
  * returns a unique minimum-size block, like glibc. Sizes beyond what the highest size
  * class can serve (a little below tlsf_block_size_max()), SIZE_MAX included, return NULL
  * without wrapping around. O(1): one size-class computation, at most two bitmap searches, one
- * list removal and at most one split.
+ * list removal and at most one split. With TLSF_FILL the block's usable bytes hold
+ * TLSF_FILL_ALLOC_BYTE (0xCD); this, and the same for memalign and realloc's added bytes,
+ * costs a memset of the block.
  */
 void *tlsf_malloc(tlsf_t tlsf, size_t bytes);
 
 /*
- * tlsf_calloc: tlsf_malloc(count * size) with the block zeroed. Returns NULL if the
- * product overflows size_t or the allocation fails. O(1) plus the memset.
+ * tlsf_calloc: tlsf_malloc(count * size) with the block zeroed (the requested bytes, also
+ * with TLSF_FILL). Returns NULL if the product overflows size_t or the allocation fails.
+ * O(1) plus the memset.
  */
 void *tlsf_calloc(tlsf_t tlsf, size_t count, size_t size);
 
@@ -230,7 +241,9 @@ void *tlsf_realloc(tlsf_t tlsf, void *ptr, size_t bytes);
  * block that is already free (TLSF_ERROR_DOUBLE_FREE) is reported to the error handler
  * and the heap is left untouched. A pointer that did not come from this heap is
  * undefined behaviour unless the checks catch it. O(1): at most two list removals and
- * one insertion.
+ * one insertion. With TLSF_FILL the block's bytes are overwritten with
+ * TLSF_FILL_FREE_BYTE (0xDD), except the words the heap keeps in a free block (see
+ * tlsf_config.h), before it is merged.
  */
 void tlsf_free(tlsf_t tlsf, void *ptr);
 
@@ -298,10 +311,21 @@ void tlsf_reset_peak(tlsf_t tlsf);
 size_t tlsf_largest_allocatable(tlsf_t tlsf);
 
 /*
- * tlsf_set_error_handler: install `handler` (NULL restores the silent default) and the
- * `user` value passed back to it. See tlsf_error_handler_t.
+ * tlsf_set_error_handler: install `handler` (NULL restores the default: see
+ * tlsf_error_handler_t) and the `user` value passed back to it. A NULL heap is ignored.
  */
 void tlsf_set_error_handler(tlsf_t tlsf, tlsf_error_handler_t handler, void *user);
+
+#if TLSF_DEFAULT_ERROR_HANDLER
+/*
+ * tlsf_default_error_handler: what a heap with no handler installed calls on misuse, in
+ * builds with TLSF_DEFAULT_ERROR_HANDLER=1 (hosted). Writes one line to stderr,
+ *   tlsf: <tlsf_error_string(reason)> (pointer <ptr>, heap <tlsf>); aborting
+ * and calls abort(); never returns. `user` is ignored. A handler of your own may call it
+ * after its own reporting.
+ */
+void tlsf_default_error_handler(tlsf_t tlsf, tlsf_error_t reason, const void *ptr, void *user);
+#endif
 
 /* tlsf_error_string: a short English description of `reason`; never NULL. */
 const char *tlsf_error_string(tlsf_error_t reason);

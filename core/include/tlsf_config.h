@@ -104,6 +104,63 @@
 #endif
 #endif
 
+/*
+ * TLSF_DEFAULT_ERROR_HANDLER: what happens when a heap detects misuse (see TLSF_CHECKS and
+ * tlsf_error_handler_t in tlsf.h) and no handler is installed.
+ *   0  the call that detected it does nothing further, silently. The core then needs no C
+ *      library beyond memcpy and memset, so this is the default of the header, for
+ *      freestanding builds.
+ *   1  tlsf_default_error_handler runs: it prints one line naming the reason, the pointer
+ *      and the heap on stderr and calls abort(). Needs <stdio.h> and <stdlib.h>. The CMake
+ *      build sets 1 for every target system but "Generic" (bare metal).
+ * It is not part of the configuration tag: it changes no layout, only the library's
+ * reaction, and a program compiled with another value links and behaves as the library.
+ */
+#ifndef TLSF_DEFAULT_ERROR_HANDLER
+#define TLSF_DEFAULT_ERROR_HANDLER 0
+#endif
+
+/*
+ * TLSF_FILL: 1 fills memory with recognisable bytes, so that a use of uninitialised or
+ * freed memory shows up as these values instead of plausible old data:
+ *   TLSF_FILL_ALLOC_BYTE (0xCD)  every byte of a block that malloc, memalign or
+ *                                aligned_alloc hands out, and the bytes a realloc in place
+ *                                adds beyond the old size (calloc still returns zeros);
+ *   TLSF_FILL_FREE_BYTE (0xDD)   every byte of a freed block (and of the part a realloc
+ *                                gives back), except the words the heap keeps in a free
+ *                                block: its two list links at the start (and, when it
+ *                                merged with a free neighbour, that neighbour's old
+ *                                header and links), and its last word (the next block's
+ *                                link back to it); in the part a realloc gives back,
+ *                                also the header of the free block it becomes.
+ * A word of either pattern is not a valid pointer on x86-64 (not canonical) nor a small
+ * count. Costs a memset of the block on every malloc and free, so those calls are then
+ * proportional to the block size. 0 (default): no filling.
+ */
+#ifndef TLSF_FILL
+#define TLSF_FILL 0
+#endif
+#ifndef TLSF_FILL_ALLOC_BYTE
+#define TLSF_FILL_ALLOC_BYTE 0xCD
+#endif
+#ifndef TLSF_FILL_FREE_BYTE
+#define TLSF_FILL_FREE_BYTE 0xDD
+#endif
+
+/*
+ * TLSF_MEMCHECK: 1 tells valgrind's memcheck about every block (client requests of
+ * <valgrind/memcheck.h>, Debian package valgrind), so that it treats TLSF blocks like
+ * malloc's: a block leaked is reported as lost, a read or write of a freed block as an
+ * invalid access, a read of a fresh block's bytes before any write as uninitialised. The
+ * requests cost a few instructions each when the program does not run under valgrind; the
+ * heap's own accesses to its headers and links each make their word accessible first (see
+ * core/src/tlsf_sanitize.h), which is slow under valgrind. 0 (default): nothing is
+ * compiled in, and the core does not include the valgrind headers.
+ */
+#ifndef TLSF_MEMCHECK
+#define TLSF_MEMCHECK 0
+#endif
+
 /* Configuration tag appended to every public symbol (see the top of this file). */
 #define TLSF_CAT5_(a, b, c, d, e) a##b##c##d##e
 #define TLSF_TAG_(p, a, s, m, st, ck) TLSF_CAT5_(p##a, _s##s, _m##m, _t##st, _c##ck)

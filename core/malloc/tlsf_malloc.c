@@ -475,10 +475,11 @@ EXPORT void *API(calloc)(size_t count, size_t size) {
         errno = ENOMEM;
         return NULL;
     }
-    if (fresh && bytes > 2 * ZERO_EDGE_BYTES) {
+    if (fresh && bytes > 2 * ZERO_EDGE_BYTES && !TLSF_FILL) {
         /* A pool mapped for this block alone: the system zeroed it, and the heap wrote only
          * near the block's ends (free-list links, the end sentinel's back link). Leaving
-         * the middle alone keeps a large calloc from touching every page. */
+         * the middle alone keeps a large calloc from touching every page. (Not with
+         * TLSF_FILL: the heap has written its fresh pattern over the whole block.) */
         memset(ptr, 0, ZERO_EDGE_BYTES);
         memset((char *)ptr + bytes - ZERO_EDGE_BYTES, 0, ZERO_EDGE_BYTES);
     } else {

@@ -349,8 +349,7 @@ TLSF_NO_ASAN void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
     block_trim_used(heap, block, want);
     stats_on_settle(heap);
     if (extra) *slot_alignment_log2(block, word_span(*slot_size(block))) = record;
-    memory_poison(ptr, block_usable(word));
-    return block_hand_out(block);
+    return block_resized(block, word);
 }
 
 TLSF_NO_ASAN size_t tlsf_block_size(void *ptr) {

@@ -67,21 +67,24 @@ enum {
 /* A free block must hold its header and two list links. */
 #define MIN_SPAN ((HEADER_SIZE + 2 * TLSF_WORD + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1))
 
+/* Each accessor passes its word through metadata_word (tlsf_sanitize.h), which under
+ * valgrind makes it accessible first: all of the heap's accesses to headers and links go
+ * through these, so none of them is an error for memcheck. */
 static inline TLSF_NO_ASAN block_t **slot_prev_phys(block_t *block) {
-    return (block_t **)(void *)block;
+    return (block_t **)metadata_word(block);
 }
 static inline TLSF_NO_ASAN size_t *slot_size(block_t *block) {
-    return (size_t *)(void *)((char *)block + TLSF_WORD);
+    return (size_t *)metadata_word((char *)block + TLSF_WORD);
 }
 /* TLSF_CHECKS >= 2 only: block address ^ size word ^ heap key (see block_set_word). */
 static inline TLSF_NO_ASAN size_t *slot_seal(block_t *block) {
-    return (size_t *)(void *)((char *)block + 2 * TLSF_WORD);
+    return (size_t *)metadata_word((char *)block + 2 * TLSF_WORD);
 }
 static inline TLSF_NO_ASAN block_t **slot_next_free(block_t *block) {
-    return (block_t **)(void *)((char *)block + HEADER_SIZE);
+    return (block_t **)metadata_word((char *)block + HEADER_SIZE);
 }
 static inline TLSF_NO_ASAN block_t **slot_prev_free(block_t *block) {
-    return (block_t **)(void *)((char *)block + HEADER_SIZE + TLSF_WORD);
+    return (block_t **)metadata_word((char *)block + HEADER_SIZE + TLSF_WORD);
 }
 
 /* The span recorded in a size word. */
@@ -112,7 +115,7 @@ static inline TLSF_NO_ASAN block_t *pool_first_block(void *mem) {
  * block. Such a block offers one word less to its user.
  */
 static inline TLSF_NO_ASAN size_t *slot_alignment_log2(block_t *block, size_t span) {
-    return (size_t *)(void *)((char *)block + span);
+    return (size_t *)metadata_word((char *)block + span);
 }
 
 /* Usable bytes of an allocated block with size word `word`: its span from the user
@@ -121,11 +124,49 @@ static inline TLSF_NO_ASAN size_t block_usable(size_t word) {
     return word_span(word) - BLOCK_OVERHEAD - ((word & BLOCK_ALIGNED) ? TLSF_WORD : 0);
 }
 
-/* The user pointer of a block being handed out; under ASan its usable bytes become the
- * user's (everything else in a pool stays poisoned). */
+/* The bytes of an allocated block that valgrind tracks as a heap block: up to the next
+ * block's start (see tlsf_sanitize.h). */
+static inline TLSF_NO_ASAN size_t block_tracked(size_t word) {
+    return word_span(word) - HEADER_SIZE;
+}
+
+/* The user pointer of a block being handed out (malloc, memalign): its usable bytes become
+ * the user's for ASan and valgrind (everything else in a pool stays theirs), then get the
+ * fresh pattern (TLSF_FILL). */
 static inline TLSF_NO_ASAN void *block_hand_out(block_t *block) {
     void *ptr = block_to_ptr(block);
-    memory_unpoison(ptr, block_usable(*slot_size(block)));
+    size_t word = *slot_size(block);
+    size_t usable = block_usable(word);
+    asan_unpoison(ptr, usable);
+    valgrind_block_alloc(ptr, block_tracked(word), usable);
+    fill_fresh(ptr, usable);
+    return ptr;
+}
+
+/*
+ * The user pointer of a block that realloc resized in place from size word `old_word` (its
+ * header now holds the new one). Growing: the added bytes become the user's and get the
+ * fresh pattern. Shrinking: the bytes given up are now the start of the free block that
+ * follows; the part of them the heap does not use (after that block's header and links)
+ * gets the free pattern, and they stop being the user's. The contents kept are untouched.
+ */
+static inline TLSF_NO_ASAN void *block_resized(block_t *block, size_t old_word) {
+    void *ptr = block_to_ptr(block);
+    size_t word = *slot_size(block);
+    size_t old_usable = block_usable(old_word);
+    size_t usable = block_usable(word);
+    if (usable < old_usable) {
+        /* The free tail starts at the new span; the old span's end is where the user's
+         * bytes ended (the word after is the next block's, or the tail's back-link). */
+        char *tail = (char *)block + word_span(word);
+        char *end = (char *)block + word_span(old_word);
+        fill_freed(tail + HEADER_SIZE + 2 * TLSF_WORD,
+                   (size_t)(end - (tail + HEADER_SIZE + 2 * TLSF_WORD)));
+    }
+    asan_poison(ptr, old_usable);
+    asan_unpoison(ptr, usable);
+    valgrind_block_resize(ptr, block_tracked(old_word), old_usable, block_tracked(word), usable);
+    if (usable > old_usable) fill_fresh((char *)ptr + old_usable, usable - old_usable);
     return ptr;
 }
 

@@ -4,6 +4,12 @@
  */
 #include "tlsf_heap.h"
 
+#if TLSF_DEFAULT_ERROR_HANDLER
+/* Hosted builds only (see tlsf_config.h): the default error handler's message and abort. */
+#include <stdio.h>
+#include <stdlib.h>
+#endif
+
 TLSF_NO_ASAN size_t tlsf_size(void) {
     return (sizeof(struct tlsf_heap) + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1);
 }
@@ -107,8 +113,24 @@ TLSF_NO_ASAN void tlsf_set_error_handler(tlsf_t heap, tlsf_error_handler_t handl
     heap->on_error_user = user;
 }
 
+#if TLSF_DEFAULT_ERROR_HANDLER
+/* One line, written at once (stderr is unbuffered), then abort: the program's memory can
+ * no longer be trusted, and a core dump at the faulty call is the most useful outcome. */
+TLSF_NO_ASAN void tlsf_default_error_handler(tlsf_t heap, tlsf_error_t reason, const void *ptr,
+                                             void *user) {
+    (void)user;
+    fprintf(stderr, "tlsf: %s (pointer %p, heap %p); aborting\n", tlsf_error_string(reason),
+            (void *)(uintptr_t)ptr, (void *)heap);
+    abort();
+}
+#endif
+
 TLSF_NO_ASAN void tlsf_report(tlsf_t heap, tlsf_error_t reason, const void *ptr) {
     if (heap && heap->on_error) heap->on_error(heap, reason, ptr, heap->on_error_user);
+#if TLSF_DEFAULT_ERROR_HANDLER
+    else if (heap)
+        tlsf_default_error_handler(heap, reason, ptr, NULL);
+#endif
 }
 
 TLSF_NO_ASAN const char *tlsf_error_string(tlsf_error_t reason) {

@@ -20,6 +20,17 @@ static TLSF_NO_ASAN block_t *pool_sentinel(block_t *first) {
     return *slot_prev_phys(first);
 }
 
+#if TLSF_DEFAULT_ERROR_HANDLER
+/* A handler that does nothing: what a heap without a handler did before the default. */
+static TLSF_NO_ASAN void ignore_error(tlsf_t heap, tlsf_error_t reason, const void *ptr,
+                                      void *user) {
+    (void)heap;
+    (void)reason;
+    (void)ptr;
+    (void)user;
+}
+#endif
+
 TLSF_NO_ASAN tlsf_t tlsf_create(void *mem) {
     tlsf_t heap = (tlsf_t)mem;
     size_t *word = (size_t *)mem;
@@ -37,7 +48,19 @@ TLSF_NO_ASAN tlsf_t tlsf_create_with_pool(void *mem, size_t bytes) {
     if (bytes < tlsf_size()) return NULL; /* before tlsf_create writes anything */
     heap = tlsf_create(mem);
     if (heap == NULL) return NULL;
+#if TLSF_DEFAULT_ERROR_HANDLER
+    {
+        /* A pool too small is a NULL result here, not misuse: keep the report from
+         * reaching the default handler, which aborts. */
+        pool_t pool;
+        heap->on_error = ignore_error;
+        pool = tlsf_add_pool(heap, tlsf_get_pool(heap), bytes - tlsf_size());
+        heap->on_error = NULL;
+        if (pool == NULL) return NULL;
+    }
+#else
     if (tlsf_add_pool(heap, tlsf_get_pool(heap), bytes - tlsf_size()) == NULL) return NULL;
+#endif
     return heap;
 }
 
@@ -70,13 +93,14 @@ TLSF_NO_ASAN pool_t tlsf_add_pool(tlsf_t heap, void *mem, size_t bytes) {
     heap->pool_bytes += span;
     heap->pool_count++;
     /* Nothing in the pool is the user's yet (the bytes past the sentinel stay theirs). */
-    memory_poison(mem, (size_t)((char *)sentinel + SENTINEL_SIZE - (char *)mem));
+    asan_poison(mem, (size_t)((char *)sentinel + SENTINEL_SIZE - (char *)mem));
+    valgrind_no_access(mem, (size_t)((char *)sentinel + SENTINEL_SIZE - (char *)mem));
     return (pool_t)mem;
 }
 
 TLSF_NO_ASAN void tlsf_remove_pool(tlsf_t heap, pool_t pool) {
     block_t *block;
-    size_t word;
+    size_t word, bytes;
     if (heap == NULL || pool == NULL) return;
     block = pool_first_block(pool);
     word = *slot_size(block);
@@ -87,7 +111,9 @@ TLSF_NO_ASAN void tlsf_remove_pool(tlsf_t heap, pool_t pool) {
     }
     free_list_remove(heap, block);
     *slot_prev_phys(block) = NULL; /* a second removal of this pool is then reported */
-    memory_unpoison(pool, (size_t)((char *)block + word_span(word) + SENTINEL_SIZE - (char *)pool));
+    bytes = (size_t)((char *)block + word_span(word) + SENTINEL_SIZE - (char *)pool);
+    asan_unpoison(pool, bytes);
+    valgrind_undefined(pool, bytes); /* the caller's again, contents unspecified */
     heap->pool_bytes -= word_span(word);
     heap->pool_count--;
 }

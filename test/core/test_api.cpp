@@ -4,6 +4,8 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <set>
 #include <string>
 
@@ -1356,6 +1358,9 @@ TEST(ErrorHandler, ReceivesHeapReasonPointerAndUserValue) {
     EXPECT_EQ(r1.reason, TLSF_ERROR_BAD_POOL);
 }
 
+#if !TLSF_DEFAULT_ERROR_HANDLER
+// Freestanding builds (and any build with TLSF_DEFAULT_ERROR_HANDLER=0): no handler means
+// the faulty call does nothing further, silently.
 TEST(ErrorHandler, NullRestoresTheSilentDefault) {
     if (!kChecks) GTEST_SKIP() << "TLSF_CHECKS == 0";
     Heap h(SmallPool());
@@ -1386,6 +1391,105 @@ TEST(ErrorHandler, DefaultOfAFreshHeapIsSilent) {
     EXPECT_EQ(tlsf_check(h), 0);
     EXPECT_EQ(tlsf_add_pool(h, pool.data() + 1, 4096), nullptr);
     EXPECT_EQ(tlsf_check(h), 0);
+}
+#else
+// Hosted builds (TLSF_DEFAULT_ERROR_HANDLER=1): with no handler installed, misuse prints
+// "tlsf: <reason> (pointer <p>, heap <h>); aborting" on stderr and aborts. The heap and
+// its blocks are made before the death statement, whose child process (a fork) sees them
+// at the same addresses, so the message can be matched with the exact pointers.
+namespace {
+// `text` as a POSIX extended regular expression matching itself.
+std::string Literal(const char* text) {
+    std::string pattern;
+    for (const char* c = text; *c; ++c) {
+        if (std::strchr("()[]{}.*+?^$|\\", *c)) pattern += '\\';
+        pattern += *c;
+    }
+    return pattern;
+}
+
+// The expected message, as a regular expression. (%p prints "(nil)" for NULL on glibc.)
+std::string DefaultMessage(tlsf_error_t reason, const void* ptr, tlsf_t heap) {
+    char pointer[64], control[64];
+    std::snprintf(pointer, sizeof pointer, "%p", const_cast<void*>(ptr));
+    std::snprintf(control, sizeof control, "%p", static_cast<void*>(heap));
+    return "tlsf: " + Literal(tlsf_error_string(reason)) + " \\(pointer " + Literal(pointer) +
+           ", heap " + Literal(control) + "\\); aborting";
+}
+
+// A heap with one pool and no error handler: what tlsf_create leaves.
+struct BareHeap {
+    Region control{tlsf_size(), 64};
+    Region pool{SmallPool(), 64};
+    tlsf_t heap = tlsf_create(control.data());
+    BareHeap() { EXPECT_NE(tlsf_add_pool(heap, pool.data(), pool.size()), nullptr); }
+};
+} // namespace
+
+TEST(DefaultErrorHandlerDeathTest, DoubleFreePrintsReasonAndPointerThenAborts) {
+    if (!kChecks) GTEST_SKIP() << "TLSF_CHECKS == 0";
+    BareHeap b;
+    void* p = tlsf_malloc(b.heap, 10);
+    ASSERT_NE(p, nullptr);
+    tlsf_free(b.heap, p);
+    EXPECT_DEATH(tlsf_free(b.heap, p), DefaultMessage(TLSF_ERROR_DOUBLE_FREE, p, b.heap));
+    EXPECT_EQ(tlsf_check(b.heap), 0); // the parent's heap is untouched
+}
+
+TEST(DefaultErrorHandlerDeathTest, MisalignedPointerPrintsAndAborts) {
+    if (!kChecks) GTEST_SKIP() << "TLSF_CHECKS == 0";
+    BareHeap b;
+    char* p = static_cast<char*>(tlsf_malloc(b.heap, 10));
+    ASSERT_NE(p, nullptr);
+    EXPECT_DEATH(tlsf_free(b.heap, p + 1),
+                 DefaultMessage(TLSF_ERROR_BAD_POINTER, p + 1, b.heap));
+    EXPECT_DEATH(tlsf_realloc(b.heap, p + 1, 20),
+                 DefaultMessage(TLSF_ERROR_BAD_POINTER, p + 1, b.heap));
+    tlsf_free(b.heap, p);
+}
+
+TEST(DefaultErrorHandlerDeathTest, BadPoolAndPoolInUsePrintAndAbort) {
+    BareHeap b;
+    void* p = tlsf_malloc(b.heap, 10);
+    ASSERT_NE(p, nullptr);
+    EXPECT_DEATH(tlsf_add_pool(b.heap, b.pool.data() + 1, 4096),
+                 DefaultMessage(TLSF_ERROR_BAD_POOL, b.pool.data() + 1, b.heap));
+    pool_t pool = reinterpret_cast<pool_t>(b.pool.data()); // holds p
+    EXPECT_DEATH(tlsf_remove_pool(b.heap, pool),
+                 DefaultMessage(TLSF_ERROR_POOL_IN_USE, pool, b.heap));
+    tlsf_free(b.heap, p);
+}
+
+TEST(DefaultErrorHandlerDeathTest, NullHandlerRestoresTheDefault) {
+    if (!kChecks) GTEST_SKIP() << "TLSF_CHECKS == 0";
+    Heap h(SmallPool()); // installs a logging handler
+    void* p = tlsf_malloc(h, 10);
+    tlsf_free(h, p);
+    tlsf_free(h, p); // logged, not fatal
+    ASSERT_EQ(h.log().events.size(), 1u);
+    tlsf_set_error_handler(h, nullptr, nullptr);
+    EXPECT_DEATH(tlsf_free(h, p), DefaultMessage(TLSF_ERROR_DOUBLE_FREE, p, h));
+    tlsf_set_error_handler(nullptr, &ErrorLog::Handler, &h.log()); // ignored, no report
+}
+
+TEST(DefaultErrorHandlerDeathTest, CanBeCalledByAHandlerOfYourOwn) {
+    int dummy = 0;
+    EXPECT_DEATH(tlsf_default_error_handler(nullptr, TLSF_ERROR_CORRUPT_BLOCK, &dummy, nullptr),
+                 DefaultMessage(TLSF_ERROR_CORRUPT_BLOCK, &dummy, nullptr));
+}
+
+#endif
+
+// A pool refused by tlsf_create_with_pool is not misuse: that function promises NULL, and
+// the heap it was building has no handler yet, so the default handler must not hear of it.
+TEST(ErrorHandler, CreateWithPoolTooSmallReturnsNullWithoutReport) {
+    const std::size_t smallest =
+        tlsf_pool_overhead() + tlsf_alloc_overhead() + tlsf_block_size_min();
+    Region memory(tlsf_size() + smallest, 64);
+    EXPECT_EQ(tlsf_create_with_pool(memory.data(), tlsf_size() + smallest - Align()), nullptr);
+    EXPECT_EQ(tlsf_create_with_pool(memory.data(), tlsf_size() + Align()), nullptr);
+    EXPECT_EQ(tlsf_create_with_pool(memory.data(), tlsf_size()), nullptr);
+    EXPECT_NE(tlsf_create_with_pool(memory.data(), tlsf_size() + smallest), nullptr);
 }
 
 TEST(ErrorString, DescribesEveryReason) {

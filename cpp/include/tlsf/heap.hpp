@@ -245,8 +245,10 @@ class heap {
     }
 
     // Install the handler that hears about misuse (see tlsf_error_handler_t). The default
-    // is abort_on_misuse; nullptr selects the core's silent behaviour (the faulty call
-    // does nothing). Applies to the current control structure and to one created later.
+    // is abort_on_misuse; nullptr selects the core's default (TLSF_DEFAULT_ERROR_HANDLER in
+    // tlsf_config.h: a message and abort on hosted builds; on bare metal the faulty call
+    // silently does nothing). Applies to the current control structure and to one created
+    // later.
     void set_error_handler(tlsf_error_handler_t handler, void *user) noexcept {
         detail::scoped_lock guard{lock_};
         on_error_ = handler;
