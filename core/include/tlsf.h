@@ -251,7 +251,10 @@ void tlsf_free(tlsf_t tlsf, void *ptr);
 
 /*
  * tlsf_block_size: the usable size of the block at `ptr` (at least what was asked for;
- * the rounding of "good fit" may add a little). 0 for NULL.
+ * the rounding of "good fit" may add a little). 0 for NULL. `ptr` must be a live block:
+ * its header is read unchecked. Though it takes no heap, it is a call on the block's heap
+ * (the header word it reads changes when a neighbour is allocated or freed): under the
+ * same lock as the others when threads share the heap.
  */
 size_t tlsf_block_size(void *ptr);
 

@@ -93,7 +93,7 @@ TEST(Allocator, AllocatesFromItsHeap) {
     std::uint64_t *values = a.allocate(100);
     ASSERT_NE(values, nullptr);
     EXPECT_TRUE(heap.contains(values));
-    EXPECT_GE(tlsf::heap::usable_size(values), 100 * sizeof(std::uint64_t));
+    EXPECT_GE(heap.usable_size(values), 100 * sizeof(std::uint64_t));
     if constexpr (support::stats) {
         EXPECT_EQ(heap.stats().live_blocks, 1u);
     }

@@ -79,7 +79,7 @@ TEST(GlobalNewPaths, GrowsWhenTheInlineAttemptFindsNoBlock) {
         const tlsf::heap_stats after = heap().stats();
         ASSERT_NE(block, nullptr);
         EXPECT_TRUE(heap().contains(block));
-        EXPECT_GE(tlsf::heap::usable_size(block), bytes);
+        EXPECT_GE(heap().usable_size(block), bytes);
         EXPECT_GT(after.pool_count, before.pool_count);
         if constexpr (support::stats) {
             EXPECT_EQ(after.failed_count - before.failed_count, 1u); // not searched twice

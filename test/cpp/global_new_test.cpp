@@ -130,7 +130,7 @@ TEST(GlobalNew, EveryNewFormAllocatesFromTheHeap) {
         EXPECT_TRUE(heap().contains(block));
         EXPECT_TRUE(aligned(block, f.alignment));
         EXPECT_TRUE(aligned(block, __STDCPP_DEFAULT_NEW_ALIGNMENT__));
-        EXPECT_GE(tlsf::heap::usable_size(block), 100u);
+        EXPECT_GE(heap().usable_size(block), 100u);
         f.release(block);
     }
 }
@@ -239,7 +239,7 @@ TEST(GlobalNew, SizedDeleteOfAnObject) {
     };
     base *object = new derived;
     keep(object);
-    EXPECT_GE(tlsf::heap::usable_size(object), sizeof(derived));
+    EXPECT_GE(heap().usable_size(object), sizeof(derived));
     const snapshot before;
     delete object; // sized delete with sizeof(derived) where the compiler uses it
     expect_freed_once(before.since());

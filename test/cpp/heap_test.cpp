@@ -113,7 +113,7 @@ TEST(Heap, MallocAndFreeReturnTheStatisticsToZero) {
     for (std::size_t size = 1; size < 4000; size = size * 3 + 1) {
         void *block = heap.malloc(size);
         ASSERT_NE(block, nullptr);
-        EXPECT_GE(tlsf::heap::usable_size(block), size);
+        EXPECT_GE(heap.usable_size(block), size);
         std::memset(block, 0x5a, size);
         blocks.push_back(block);
     }
@@ -128,7 +128,7 @@ TEST(Heap, MallocAndFreeReturnTheStatisticsToZero) {
     if constexpr (support::stats) {
         EXPECT_EQ(heap.stats().alloc_count, blocks.size());
     }
-    EXPECT_EQ(tlsf::heap::usable_size(nullptr), 0u);
+    EXPECT_EQ(heap.usable_size(nullptr), 0u);
 }
 
 TEST(Heap, MallocZeroGivesUniqueBlocks) {

@@ -147,10 +147,9 @@ class stress {
             b.bytes = 0;
             return b;
         }
-        // Not tlsf::heap::usable_size here: it reads the block's size word without the
-        // lock, while a free or malloc of the block before it updates that word's
-        // "previous block is free" flag under the lock - a data race ThreadSanitizer
-        // reports (the span it returns is not affected, but the read is not synchronised).
+        // usable_size takes the heap's lock: its read of the size word does not race with
+        // the neighbours' updates of that word's "previous block is free" flag.
+        if (heap_.usable_size(b.ptr) < b.bytes) fail("usable size below the request", b);
         fill(b);
         return b;
     }

@@ -131,7 +131,7 @@ void *_memalign_r(struct _reent *reent, std::size_t align, std::size_t bytes) {
 }
 
 std::size_t _malloc_usable_size_r(struct _reent *, void *block) {
-    return block != nullptr ? tlsf::heap::usable_size(block) : 0;
+    return block != nullptr ? tlsf::default_heap().usable_size(block) : 0;
 }
 
 void *malloc(std::size_t bytes) noexcept {

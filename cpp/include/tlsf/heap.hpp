@@ -162,9 +162,12 @@ class heap {
         if (handle_) tlsf_free(handle_, block);
     }
 
-    // The usable size of an allocated block (at least what was asked for); 0 for nullptr.
-    // Reads only the block's own header, so it takes no lock.
-    static std::size_t usable_size(const void *block) noexcept {
+    // The usable size of a block allocated from this heap (at least what was asked for);
+    // 0 for nullptr. Takes the lock: the block's size word also holds the "previous block
+    // is free" flag, which a malloc or free of its neighbour changes.
+    std::size_t usable_size(const void *block) const noexcept {
+        if (block == nullptr) return 0;
+        detail::scoped_lock guard{lock_};
         return tlsf_block_size(const_cast<void *>(block));
     }
 
