@@ -9,7 +9,7 @@ minimal=(cmake make gcc g++ libgtest-dev googletest)
 full=(clang libclang-rt-14-dev gcc-multilib g++-multilib qemu-user valgrind
       libbenchmark-dev gcc-arm-none-eabi libnewlib-arm-none-eabi
       libstdc++-arm-none-eabi-newlib libunicorn-dev pkg-config gnuplot-nox
-      libjemalloc-dev libmimalloc-dev libgoogle-perftools-dev python3)
+      libjemalloc-dev libmimalloc-dev libgoogle-perftools-dev python3 clang-format)
 
 wanted=("${minimal[@]}")
 if [[ "${1:-}" != "--minimal" ]]; then wanted+=("${full[@]}"); fi

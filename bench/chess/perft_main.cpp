@@ -21,71 +21,74 @@
 namespace {
 
 struct Options {
-  const char* fen = chess::kStartFen;
-  int depth = 5;
-  const char* alloc = "libc";
-  std::size_t tt_capacity = chess::kDefaultTtCapacity;
-  bool divide = false;
+    const char *fen = chess::kStartFen;
+    int depth = 5;
+    const char *alloc = "libc";
+    std::size_t tt_capacity = chess::kDefaultTtCapacity;
+    bool divide = false;
 };
 
 // Runs and reports the perft described by `opt` on an engine whose containers
 // all allocate through `alloc`. Only the search itself is timed. Returns the
 // node count, or chess::kInvalidFen if the FEN was rejected.
 template <class Alloc>
-std::uint64_t run_perft(const Options& opt, const Alloc& alloc) {
-  chess::basic_engine<Alloc> engine(alloc, opt.tt_capacity);
-  if (!engine.set_fen(opt.fen)) {
-    std::fprintf(stderr, "perft: invalid FEN: %s\n", opt.fen);
-    return chess::kInvalidFen;
-  }
+std::uint64_t run_perft(const Options &opt, const Alloc &alloc) {
+    chess::basic_engine<Alloc> engine(alloc, opt.tt_capacity);
+    if (!engine.set_fen(opt.fen)) {
+        std::fprintf(stderr, "perft: invalid FEN: %s\n", opt.fen);
+        return chess::kInvalidFen;
+    }
 
-  const auto start = std::chrono::steady_clock::now();
-  std::uint64_t nodes = 0;
-  if (opt.divide) {
-    nodes = engine.divide(opt.depth, [](chess::Move m, std::uint64_t count) {
-      char text[6];
-      chess::to_uci(m, text);
-      std::printf("%s: %llu\n", text, static_cast<unsigned long long>(count));
-    });
-  } else {
-    nodes = engine.perft(opt.depth);
-  }
-  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    const auto start = std::chrono::steady_clock::now();
+    std::uint64_t nodes = 0;
+    if (opt.divide) {
+        nodes = engine.divide(opt.depth, [](chess::Move m, std::uint64_t count) {
+            char text[6];
+            chess::to_uci(m, text);
+            std::printf("%s: %llu\n", text, static_cast<unsigned long long>(count));
+        });
+    } else {
+        nodes = engine.perft(opt.depth);
+    }
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
 
-  const double seconds = elapsed.count();
-  const double rate = seconds > 0.0 ? static_cast<double>(nodes) / seconds : 0.0;
-  std::printf("perft(%d) = %llu nodes, %.3f s, %.3g nodes/s, alloc=%s\n", opt.depth,
-              static_cast<unsigned long long>(nodes), seconds, rate, opt.alloc);
-  return nodes;
+    const double seconds = elapsed.count();
+    const double rate = seconds > 0.0 ? static_cast<double>(nodes) / seconds : 0.0;
+    std::printf("perft(%d) = %llu nodes, %.3f s, %.3g nodes/s, alloc=%s\n", opt.depth,
+                static_cast<unsigned long long>(nodes), seconds, rate, opt.alloc);
+    return nodes;
 }
 
 // ---- allocator choices ------------------------------------------------------
 
-std::uint64_t run_libc(const Options& opt) {
-  return run_perft(opt, chess::malloc_allocator<char>());
+std::uint64_t run_libc(const Options &opt) {
+    return run_perft(opt, chess::malloc_allocator<char>());
 }
 
-std::uint64_t run_std(const Options& opt) { return run_perft(opt, std::allocator<char>()); }
+std::uint64_t run_std(const Options &opt) {
+    return run_perft(opt, std::allocator<char>());
+}
 
-std::uint64_t run_counting(const Options& opt) {
-  chess::AllocationStats stats;
-  const std::uint64_t nodes = run_perft(opt, chess::counting_allocator<char>(stats));
-  if (nodes != chess::kInvalidFen) {
-    const double per_node =
-        nodes > 0 ? static_cast<double>(stats.allocations) / static_cast<double>(nodes) : 0.0;
-    std::printf("allocations=%llu deallocations=%llu (%.3f per node), bytes=%llu, peak=%llu bytes\n",
-                static_cast<unsigned long long>(stats.allocations),
-                static_cast<unsigned long long>(stats.deallocations), per_node,
-                static_cast<unsigned long long>(stats.bytes_allocated),
-                static_cast<unsigned long long>(stats.peak_bytes_in_use));
-  }
-  return nodes;
+std::uint64_t run_counting(const Options &opt) {
+    chess::AllocationStats stats;
+    const std::uint64_t nodes = run_perft(opt, chess::counting_allocator<char>(stats));
+    if (nodes != chess::kInvalidFen) {
+        const double per_node =
+            nodes > 0 ? static_cast<double>(stats.allocations) / static_cast<double>(nodes) : 0.0;
+        std::printf(
+            "allocations=%llu deallocations=%llu (%.3f per node), bytes=%llu, peak=%llu bytes\n",
+            static_cast<unsigned long long>(stats.allocations),
+            static_cast<unsigned long long>(stats.deallocations), per_node,
+            static_cast<unsigned long long>(stats.bytes_allocated),
+            static_cast<unsigned long long>(stats.peak_bytes_in_use));
+    }
+    return nodes;
 }
 
 struct AllocatorChoice {
-  const char* name;
-  std::uint64_t (*run)(const Options&);
-  const char* description;
+    const char *name;
+    std::uint64_t (*run)(const Options &);
+    const char *description;
 };
 
 constexpr AllocatorChoice kAllocators[] = {
@@ -96,82 +99,82 @@ constexpr AllocatorChoice kAllocators[] = {
 
 // ---- command line -------------------------------------------------------------
 
-void print_usage(std::FILE* to) {
-  std::fprintf(to,
-               "usage: perft [--fen FEN] [--depth N] [--alloc NAME] [--tt N] [--divide]\n"
-               "  --fen FEN    position to search (default: start position)\n"
-               "  --depth N    search depth, 1..%d (default 5)\n"
-               "  --tt N       transposition table capacity in entries, 0 = off (default %zu)\n"
-               "  --divide     print the node count of every root move\n"
-               "  --alloc NAME allocator, one of:\n",
-               chess::kMaxHashedDepth - 1, chess::kDefaultTtCapacity);
-  for (const AllocatorChoice& choice : kAllocators) {
-    std::fprintf(to, "      %-10s %s\n", choice.name, choice.description);
-  }
+void print_usage(std::FILE *to) {
+    std::fprintf(to,
+                 "usage: perft [--fen FEN] [--depth N] [--alloc NAME] [--tt N] [--divide]\n"
+                 "  --fen FEN    position to search (default: start position)\n"
+                 "  --depth N    search depth, 1..%d (default 5)\n"
+                 "  --tt N       transposition table capacity in entries, 0 = off (default %zu)\n"
+                 "  --divide     print the node count of every root move\n"
+                 "  --alloc NAME allocator, one of:\n",
+                 chess::kMaxHashedDepth - 1, chess::kDefaultTtCapacity);
+    for (const AllocatorChoice &choice : kAllocators) {
+        std::fprintf(to, "      %-10s %s\n", choice.name, choice.description);
+    }
 }
 
-bool parse_unsigned(const char* text, unsigned long long max, unsigned long long& value) {
-  if (text == nullptr || *text < '0' || *text > '9') return false;
-  char* end = nullptr;
-  value = std::strtoull(text, &end, 10);
-  return *end == '\0' && value <= max;
+bool parse_unsigned(const char *text, unsigned long long max, unsigned long long &value) {
+    if (text == nullptr || *text < '0' || *text > '9') return false;
+    char *end = nullptr;
+    value = std::strtoull(text, &end, 10);
+    return *end == '\0' && value <= max;
 }
 
 // Returns 0 on success, otherwise the exit code to use.
-int parse_options(int argc, char** argv, Options& opt) {
-  for (int i = 1; i < argc; ++i) {
-    const char* arg = argv[i];
-    const char* value = i + 1 < argc ? argv[i + 1] : nullptr;
-    unsigned long long number = 0;
-    if (std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0) {
-      print_usage(stdout);
-      return -1;
-    } else if (std::strcmp(arg, "--divide") == 0) {
-      opt.divide = true;
-      continue;
-    } else if (value == nullptr) {
-      std::fprintf(stderr, "perft: missing value or unknown option '%s'\n", arg);
-      return 2;
-    } else if (std::strcmp(arg, "--fen") == 0) {
-      opt.fen = value;
-    } else if (std::strcmp(arg, "--depth") == 0) {
-      if (!parse_unsigned(value, chess::kMaxHashedDepth - 1, number) || number == 0) {
-        std::fprintf(stderr, "perft: bad depth '%s'\n", value);
-        return 2;
-      }
-      opt.depth = static_cast<int>(number);
-    } else if (std::strcmp(arg, "--tt") == 0) {
-      if (!parse_unsigned(value, static_cast<unsigned long long>(SIZE_MAX), number)) {
-        std::fprintf(stderr, "perft: bad TT capacity '%s'\n", value);
-        return 2;
-      }
-      opt.tt_capacity = static_cast<std::size_t>(number);
-    } else if (std::strcmp(arg, "--alloc") == 0) {
-      opt.alloc = value;
-    } else {
-      std::fprintf(stderr, "perft: unknown option '%s'\n", arg);
-      return 2;
+int parse_options(int argc, char **argv, Options &opt) {
+    for (int i = 1; i < argc; ++i) {
+        const char *arg = argv[i];
+        const char *value = i + 1 < argc ? argv[i + 1] : nullptr;
+        unsigned long long number = 0;
+        if (std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0) {
+            print_usage(stdout);
+            return -1;
+        } else if (std::strcmp(arg, "--divide") == 0) {
+            opt.divide = true;
+            continue;
+        } else if (value == nullptr) {
+            std::fprintf(stderr, "perft: missing value or unknown option '%s'\n", arg);
+            return 2;
+        } else if (std::strcmp(arg, "--fen") == 0) {
+            opt.fen = value;
+        } else if (std::strcmp(arg, "--depth") == 0) {
+            if (!parse_unsigned(value, chess::kMaxHashedDepth - 1, number) || number == 0) {
+                std::fprintf(stderr, "perft: bad depth '%s'\n", value);
+                return 2;
+            }
+            opt.depth = static_cast<int>(number);
+        } else if (std::strcmp(arg, "--tt") == 0) {
+            if (!parse_unsigned(value, static_cast<unsigned long long>(SIZE_MAX), number)) {
+                std::fprintf(stderr, "perft: bad TT capacity '%s'\n", value);
+                return 2;
+            }
+            opt.tt_capacity = static_cast<std::size_t>(number);
+        } else if (std::strcmp(arg, "--alloc") == 0) {
+            opt.alloc = value;
+        } else {
+            std::fprintf(stderr, "perft: unknown option '%s'\n", arg);
+            return 2;
+        }
+        ++i; // consumed the value
     }
-    ++i;  // consumed the value
-  }
-  return 0;
+    return 0;
 }
 
-}  // namespace
+} // namespace
 
-int main(int argc, char** argv) {
-  Options opt;
-  const int status = parse_options(argc, argv, opt);
-  if (status != 0) {
-    if (status > 0) print_usage(stderr);
-    return status > 0 ? status : 0;
-  }
-  for (const AllocatorChoice& choice : kAllocators) {
-    if (std::strcmp(choice.name, opt.alloc) == 0) {
-      return choice.run(opt) == chess::kInvalidFen ? 1 : 0;
+int main(int argc, char **argv) {
+    Options opt;
+    const int status = parse_options(argc, argv, opt);
+    if (status != 0) {
+        if (status > 0) print_usage(stderr);
+        return status > 0 ? status : 0;
     }
-  }
-  std::fprintf(stderr, "perft: unknown allocator '%s'\n", opt.alloc);
-  print_usage(stderr);
-  return 2;
+    for (const AllocatorChoice &choice : kAllocators) {
+        if (std::strcmp(choice.name, opt.alloc) == 0) {
+            return choice.run(opt) == chess::kInvalidFen ? 1 : 0;
+        }
+    }
+    std::fprintf(stderr, "perft: unknown allocator '%s'\n", opt.alloc);
+    print_usage(stderr);
+    return 2;
 }

@@ -26,7 +26,8 @@
 #ifndef TLSF_M4_BOUNDS_H
 #define TLSF_M4_BOUNDS_H
 
-/* X(opt, config, function, bound) */
+/* X(opt, config, function, bound), one row per bound, kept aligned as a table. */
+/* clang-format off */
 #define TLSF_M4_BOUNDS(X)                                                                \
     X("O2", "default",  "malloc",                   115)                                 \
     X("O2", "default",  "free",                     116)                                 \
@@ -56,5 +57,6 @@
     X("Os", "smallest", "init",                     122)                                 \
     X("Os", "smallest", "size:init+malloc+free",    776)                                 \
     X("Os", "smallest", "size:core",               2814)
+/* clang-format on */
 
 #endif /* TLSF_M4_BOUNDS_H */

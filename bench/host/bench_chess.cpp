@@ -21,37 +21,38 @@ namespace bench {
 namespace {
 
 constexpr int kDepth = 4;
-constexpr std::uint64_t kExpectedNodes = 197281;  // perft(4) of the start position
+constexpr std::uint64_t kExpectedNodes = 197281; // perft(4) of the start position
 
 template <class Alloc>
-void chess_perft(benchmark::State& state, const Alloc& alloc) {
-  const std::uint64_t checked = chess::perft(chess::kStartFen, kDepth, alloc);
-  if (checked != kExpectedNodes) {
-    state.SkipWithError(("perft(4) = " + std::to_string(checked) + ", expected 197281").c_str());
-    return;
-  }
-  std::uint64_t nodes = 0;
-  for (auto _ : state) {
-    nodes += chess::perft(chess::kStartFen, kDepth, alloc);
-  }
-  state.counters["nodes_per_s"] =
-      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
+void chess_perft(benchmark::State &state, const Alloc &alloc) {
+    const std::uint64_t checked = chess::perft(chess::kStartFen, kDepth, alloc);
+    if (checked != kExpectedNodes) {
+        state.SkipWithError(
+            ("perft(4) = " + std::to_string(checked) + ", expected 197281").c_str());
+        return;
+    }
+    std::uint64_t nodes = 0;
+    for (auto _ : state) {
+        nodes += chess::perft(chess::kStartFen, kDepth, alloc);
+    }
+    state.counters["nodes_per_s"] =
+        benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
 }
 
 template <class Alloc>
-void add(const char* allocator, const Alloc& alloc) {
-  const std::string name = std::string("chess_perft/") + allocator;
-  benchmark::RegisterBenchmark(name.c_str(), [alloc](benchmark::State& state) {
-    chess_perft(state, alloc);
-  })->Unit(benchmark::kMillisecond);
+void add(const char *allocator, const Alloc &alloc) {
+    const std::string name = std::string("chess_perft/") + allocator;
+    benchmark::RegisterBenchmark(name.c_str(), [alloc](benchmark::State &state) {
+        chess_perft(state, alloc);
+    })->Unit(benchmark::kMillisecond);
 }
 
-}  // namespace
+} // namespace
 
-void register_chess_benchmarks(heap_set& heaps) {
-  for_each_stl_allocator(heaps, [](const char* name, const auto& alloc) { add(name, alloc); });
-  // The engine's own baseline: malloc/free without operator new in between.
-  add("chess::malloc_allocator", chess::malloc_allocator<char>());
+void register_chess_benchmarks(heap_set &heaps) {
+    for_each_stl_allocator(heaps, [](const char *name, const auto &alloc) { add(name, alloc); });
+    // The engine's own baseline: malloc/free without operator new in between.
+    add("chess::malloc_allocator", chess::malloc_allocator<char>());
 }
 
-}  // namespace bench
+} // namespace bench

@@ -20,28 +20,28 @@
 namespace bench {
 
 struct peer_api {
-  std::string name;
-  std::string library;  // the file that was loaded
-  void* (*allocate)(std::size_t);
-  void (*deallocate)(void*);
-  void* handle;  // for looking up further entry points (dlsym)
+    std::string name;
+    std::string library; // the file that was loaded
+    void *(*allocate)(std::size_t);
+    void (*deallocate)(void *);
+    void *handle; // for looking up further entry points (dlsym)
 };
 
 struct peer_set {
-  std::vector<peer_api> loaded;
-  std::vector<std::string> notes;  // one line per peer skipped, and why
+    std::vector<peer_api> loaded;
+    std::vector<std::string> notes; // one line per peer skipped, and why
 };
 
 // Loads every peer found at configure time, or only the one named `only`. Loading runs
 // each library's start-up code (tcmalloc's alone executes millions of instructions), so
 // a measurement of one peer loads just that one. Aborts if, afterwards, the process-wide
 // malloc no longer comes from libc (that would silently falsify every "libc" figure).
-peer_set load_peers(const char* only = nullptr);
+peer_set load_peers(const char *only = nullptr);
 
 // The environment setting jemalloc needs to be dlopen()ed (it reserves its thread-local
 // data in the static TLS block); scripts/bench.sh exports it.
-constexpr const char* kStaticTlsTunable = "GLIBC_TUNABLES=glibc.rtld.optional_static_tls=65536";
+constexpr const char *kStaticTlsTunable = "GLIBC_TUNABLES=glibc.rtld.optional_static_tls=65536";
 
-}  // namespace bench
+} // namespace bench
 
-#endif  // TLSF_BENCH_PEERS_HPP
+#endif // TLSF_BENCH_PEERS_HPP

@@ -19,55 +19,55 @@ namespace bench {
 
 // glibc's malloc and free: the baseline every ratio is relative to.
 class libc_heap {
- public:
-  const char* name() const { return "libc"; }
-  void* allocate(std::size_t bytes) { return std::malloc(bytes); }
-  void deallocate(void* ptr) { std::free(ptr); }
+  public:
+    const char *name() const { return "libc"; }
+    void *allocate(std::size_t bytes) { return std::malloc(bytes); }
+    void deallocate(void *ptr) { std::free(ptr); }
 };
 
 // A TLSF heap through the C API, over memory it owns. The memory is zeroed when the
 // heap is made, so no page fault lands in a timed region: a real-time system prepares
 // its pool the same way.
 class tlsf_c_heap {
- public:
-  explicit tlsf_c_heap(std::size_t bytes) : memory_(words_for(bytes)) { reset(); }
-  tlsf_c_heap(const tlsf_c_heap&) = delete;
-  tlsf_c_heap& operator=(const tlsf_c_heap&) = delete;
+  public:
+    explicit tlsf_c_heap(std::size_t bytes) : memory_(words_for(bytes)) { reset(); }
+    tlsf_c_heap(const tlsf_c_heap &) = delete;
+    tlsf_c_heap &operator=(const tlsf_c_heap &) = delete;
 
-  const char* name() const { return "tlsf"; }
-  void* allocate(std::size_t bytes) { return tlsf_malloc(heap_, bytes); }
-  void deallocate(void* ptr) { tlsf_free(heap_, ptr); }
+    const char *name() const { return "tlsf"; }
+    void *allocate(std::size_t bytes) { return tlsf_malloc(heap_, bytes); }
+    void deallocate(void *ptr) { tlsf_free(heap_, ptr); }
 
-  // Start over with an empty heap: the state every pass of a repeated run begins in.
-  void reset() {
-    heap_ = tlsf_create_with_pool(memory_.data(), memory_.size() * sizeof(std::max_align_t));
-    if (heap_ == nullptr) throw std::bad_alloc();
-  }
+    // Start over with an empty heap: the state every pass of a repeated run begins in.
+    void reset() {
+        heap_ = tlsf_create_with_pool(memory_.data(), memory_.size() * sizeof(std::max_align_t));
+        if (heap_ == nullptr) throw std::bad_alloc();
+    }
 
-  tlsf_t handle() const { return heap_; }
-  std::size_t bytes() const { return memory_.size() * sizeof(std::max_align_t); }
+    tlsf_t handle() const { return heap_; }
+    std::size_t bytes() const { return memory_.size() * sizeof(std::max_align_t); }
 
- private:
-  static std::size_t words_for(std::size_t bytes) {
-    return (bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t);
-  }
+  private:
+    static std::size_t words_for(std::size_t bytes) {
+        return (bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t);
+    }
 
-  std::vector<std::max_align_t> memory_;  // aligned to tlsf_align_size() on every target
-  tlsf_t heap_ = nullptr;
+    std::vector<std::max_align_t> memory_; // aligned to tlsf_align_size() on every target
+    tlsf_t heap_ = nullptr;
 };
 
 // A peer allocator (jemalloc, mimalloc, tcmalloc) through the entry points load_peers()
 // found.
 class peer_heap {
- public:
-  explicit peer_heap(const peer_api& api) : api_(api) {}
-  const char* name() const { return api_.name.c_str(); }
-  void* allocate(std::size_t bytes) { return api_.allocate(bytes); }
-  void deallocate(void* ptr) { api_.deallocate(ptr); }
-  const peer_api& api() const { return api_; }
+  public:
+    explicit peer_heap(const peer_api &api) : api_(api) {}
+    const char *name() const { return api_.name.c_str(); }
+    void *allocate(std::size_t bytes) { return api_.allocate(bytes); }
+    void deallocate(void *ptr) { api_.deallocate(ptr); }
+    const peer_api &api() const { return api_; }
 
- private:
-  peer_api api_;
+  private:
+    peer_api api_;
 };
 
 // glibc adapts two thresholds the first time it frees a block it got from mmap(): blocks
@@ -79,40 +79,42 @@ class peer_heap {
 // so once (most long-running programs have), and makes the libc figures independent of
 // the order the benchmarks run in.
 inline void settle_libc_thresholds() {
-  void* volatile block = std::malloc(std::size_t{16} << 20);  // volatile: not elided
-  std::free(block);
+    void *volatile block = std::malloc(std::size_t{16} << 20); // volatile: not elided
+    std::free(block);
 }
 
 // Every raw heap of one run: libc, TLSF and the peers that loaded.
 class heap_set {
- public:
-  explicit heap_set(std::size_t tlsf_bytes) : tlsf_(tlsf_bytes) {
-    settle_libc_thresholds();
-    peer_set peers = load_peers();
-    notes_ = peers.notes;
-    for (const peer_api& api : peers.loaded) peers_.emplace_back(api);
-  }
+  public:
+    explicit heap_set(std::size_t tlsf_bytes) : tlsf_(tlsf_bytes) {
+        settle_libc_thresholds();
+        peer_set peers = load_peers();
+        notes_ = peers.notes;
+        for (const peer_api &api : peers.loaded)
+            peers_.emplace_back(api);
+    }
 
-  // Calls visit(heap) for each heap, libc first.
-  template <class Visit>
-  void for_each(Visit&& visit) {
-    visit(libc_);
-    visit(tlsf_);
-    for (peer_heap& peer : peers_) visit(peer);
-  }
+    // Calls visit(heap) for each heap, libc first.
+    template <class Visit>
+    void for_each(Visit &&visit) {
+        visit(libc_);
+        visit(tlsf_);
+        for (peer_heap &peer : peers_)
+            visit(peer);
+    }
 
-  libc_heap& libc() { return libc_; }
-  tlsf_c_heap& tlsf() { return tlsf_; }
-  std::vector<peer_heap>& peers() { return peers_; }
-  const std::vector<std::string>& notes() const { return notes_; }
+    libc_heap &libc() { return libc_; }
+    tlsf_c_heap &tlsf() { return tlsf_; }
+    std::vector<peer_heap> &peers() { return peers_; }
+    const std::vector<std::string> &notes() const { return notes_; }
 
- private:
-  libc_heap libc_;
-  tlsf_c_heap tlsf_;
-  std::vector<peer_heap> peers_;
-  std::vector<std::string> notes_;
+  private:
+    libc_heap libc_;
+    tlsf_c_heap tlsf_;
+    std::vector<peer_heap> peers_;
+    std::vector<std::string> notes_;
 };
 
-}  // namespace bench
+} // namespace bench
 
-#endif  // TLSF_BENCH_RAW_HEAPS_HPP
+#endif // TLSF_BENCH_RAW_HEAPS_HPP

@@ -8,14 +8,14 @@
 namespace bench {
 
 // Workloads 1 and 2 through the C entry points (bench_c_api.cpp).
-void register_c_api_benchmarks(heap_set& heaps);
+void register_c_api_benchmarks(heap_set &heaps);
 
 // Workload 3: STL containers with std::allocator, tlsf::allocator and pmr (bench_stl.cpp).
-void register_stl_benchmarks(heap_set& heaps);
+void register_stl_benchmarks(heap_set &heaps);
 
 // Workload 4: the chess perft engine (bench_chess.cpp).
-void register_chess_benchmarks(heap_set& heaps);
+void register_chess_benchmarks(heap_set &heaps);
 
-}  // namespace bench
+} // namespace bench
 
-#endif  // TLSF_BENCH_SUITES_HPP
+#endif // TLSF_BENCH_SUITES_HPP

@@ -56,11 +56,11 @@ typedef struct tlsf_pool *pool_t;
 /* What the heap detected. Passed to the error handler. */
 typedef enum tlsf_error {
     TLSF_ERROR_NONE = 0,
-    TLSF_ERROR_DOUBLE_FREE,     /* the block is already free */
-    TLSF_ERROR_BAD_POINTER,     /* misaligned, or not the start of a block of this heap */
-    TLSF_ERROR_CORRUPT_BLOCK,   /* a block header does not hold what the heap wrote */
-    TLSF_ERROR_BAD_POOL,        /* pool memory misaligned, too small or too large */
-    TLSF_ERROR_POOL_IN_USE      /* tlsf_remove_pool on a pool that holds allocations */
+    TLSF_ERROR_DOUBLE_FREE,   /* the block is already free */
+    TLSF_ERROR_BAD_POINTER,   /* misaligned, or not the start of a block of this heap */
+    TLSF_ERROR_CORRUPT_BLOCK, /* a block header does not hold what the heap wrote */
+    TLSF_ERROR_BAD_POOL,      /* pool memory misaligned, too small or too large */
+    TLSF_ERROR_POOL_IN_USE    /* tlsf_remove_pool on a pool that holds allocations */
 } tlsf_error_t;
 
 /*
@@ -73,8 +73,7 @@ typedef enum tlsf_error {
  * prints one line on stderr and aborts; freestanding builds (and the header's default)
  * do nothing further, silently. The C++ layer installs its own handler, which aborts too.
  */
-typedef void (*tlsf_error_handler_t)(tlsf_t tlsf, tlsf_error_t reason, const void *ptr,
-                                     void *user);
+typedef void (*tlsf_error_handler_t)(tlsf_t tlsf, tlsf_error_t reason, const void *ptr, void *user);
 
 /* Called by tlsf_walk_pool for each block: its user pointer, usable size and state. */
 typedef void (*tlsf_walker)(void *ptr, size_t size, int used, void *user);

@@ -165,8 +165,8 @@
 #define TLSF_CAT5_(a, b, c, d, e) a##b##c##d##e
 #define TLSF_TAG_(p, a, s, m, st, ck) TLSF_CAT5_(p##a, _s##s, _m##m, _t##st, _c##ck)
 #define TLSF_ABI_TAG_(p, a, s, m, st, ck) TLSF_TAG_(p, a, s, m, st, ck)
-#define TLSF_ABI_NAME(name)                                                                    \
-    TLSF_ABI_TAG_(name##_a, TLSF_ALIGN_LOG2, TLSF_SL_INDEX_LOG2, TLSF_MAX_BLOCK_LOG2,          \
-                  TLSF_STATS, TLSF_CHECKS)
+#define TLSF_ABI_NAME(name)                                                                        \
+    TLSF_ABI_TAG_(name##_a, TLSF_ALIGN_LOG2, TLSF_SL_INDEX_LOG2, TLSF_MAX_BLOCK_LOG2, TLSF_STATS,  \
+                  TLSF_CHECKS)
 
 #endif /* TLSF_CONFIG_H */

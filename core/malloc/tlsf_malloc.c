@@ -68,11 +68,11 @@
 #define ZERO_EDGE_BYTES ((size_t)256)
 
 typedef struct pool_rec {
-    uintptr_t start;  /* the mapping is [start, start + map_bytes); the pool starts there */
+    uintptr_t start; /* the mapping is [start, start + map_bytes); the pool starts there */
     size_t map_bytes;
     pool_t pool;
-    size_t live;      /* allocations in this pool */
-    int dedicated;    /* made for one large request: unmapped as soon as it is empty */
+    size_t live;   /* allocations in this pool */
+    int dedicated; /* made for one large request: unmapped as soon as it is empty */
 } pool_rec_t;
 
 static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -101,7 +101,8 @@ static char report_path[512];
 /* ---- Messages without stdio ---------------------------------------------------------- */
 
 static size_t put_text(char *buf, size_t at, size_t cap, const char *text) {
-    while (*text && at + 1 < cap) buf[at++] = *text++;
+    while (*text && at + 1 < cap)
+        buf[at++] = *text++;
     return at;
 }
 
@@ -113,7 +114,8 @@ static size_t put_number(char *buf, size_t at, size_t cap, uintmax_t value, unsi
         digits[n++] = (char)(digit < 10 ? '0' + digit : 'a' + (digit - 10));
         value /= base;
     } while (value != 0);
-    while (n > 0 && at + 1 < cap) buf[at++] = digits[--n];
+    while (n > 0 && at + 1 < cap)
+        buf[at++] = digits[--n];
     return at;
 }
 
@@ -128,8 +130,7 @@ static void write_all(int fd, const char *buf, size_t bytes) {
 }
 
 /* Report misuse (or an internal error) and abort. */
-__attribute__((noreturn)) static void die(const char *function, const char *what,
-                                          const void *ptr) {
+__attribute__((noreturn)) static void die(const char *function, const char *what, const void *ptr) {
     char message[512];
     size_t n = put_text(message, 0, sizeof message, "tlsf_malloc: ");
     n = put_text(message, n, sizeof message, function);
@@ -205,7 +206,8 @@ static size_t round_up(size_t value, size_t align) {
 
 static unsigned log2_floor(size_t value) {
     unsigned log2 = 0;
-    while (value >>= 1) ++log2;
+    while (value >>= 1)
+        ++log2;
     return log2;
 }
 
@@ -255,8 +257,8 @@ static int heap_init_locked(void) {
     page = sysconf(_SC_PAGESIZE);
     page_bytes = page > 0 ? (size_t)page : 4096;
     /* tlsf_add_pool takes pools whose usable part is below tlsf_block_size_max(). */
-    max_pool_bytes = (tlsf_block_size_max() - tlsf_align_size() + tlsf_pool_overhead()) &
-                     ~(page_bytes - 1);
+    max_pool_bytes =
+        (tlsf_block_size_max() - tlsf_align_size() + tlsf_pool_overhead()) & ~(page_bytes - 1);
     chunk_bytes = CHUNK_BYTES < max_pool_bytes ? CHUNK_BYTES : max_pool_bytes;
     control_bytes = round_up(tlsf_size(), page_bytes);
     control = map_pages(control_bytes);
@@ -418,8 +420,7 @@ static void *alloc_locked(size_t bytes, size_t align, int *fresh, const char *fu
             if (rec->dedicated) release_locked(rec, function); /* the estimate fell short */
             continue;
         }
-        if (fresh != NULL && rec->dedicated && (uintptr_t)ptr - start < rec->map_bytes)
-            *fresh = 1;
+        if (fresh != NULL && rec->dedicated && (uintptr_t)ptr - start < rec->map_bytes) *fresh = 1;
     }
     if (ptr != NULL) note_alloc_locked(ptr, function);
     return ptr;
@@ -632,7 +633,8 @@ EXPORT int tlsfm_check(void) {
             tlsf_stats_t stats;
             size_t live = 0;
             tlsf_get_stats(heap, &stats);
-            for (i = 0; i < rec_count; ++i) live += recs[i].live;
+            for (i = 0; i < rec_count; ++i)
+                live += recs[i].live;
             errors += stats.live_blocks != live || stats.pool_count != rec_count;
         }
 #endif

@@ -39,8 +39,8 @@ static TLSF_NO_ASAN void *alloc_failed(tlsf_t heap) {
  * enough to be a block. Otherwise the user gets the whole block: the leftover is smaller
  * than MIN_SPAN, so it could never be allocated on its own anyway.
  */
-static inline TLSF_NO_ASAN void block_use_front(tlsf_t heap, block_t *block, size_t have, size_t span,
-                                   size_t flags) {
+static inline TLSF_NO_ASAN void block_use_front(tlsf_t heap, block_t *block, size_t have,
+                                                size_t span, size_t flags) {
     size_t rest = have - span;
     if (rest >= MIN_SPAN) {
         block_t *tail = block_at(block, span);
@@ -152,8 +152,8 @@ TLSF_NO_ASAN void *tlsf_memalign_offset(tlsf_t heap, size_t align, size_t bytes,
         flags |= BLOCK_PREV_FREE;
     }
     block_use_front(heap, block, have, want, flags);
-    *slot_alignment_log2(block, word_span(*slot_size(block))) = natural_alignment_log2(
-        (uintptr_t)block_to_ptr(block), bits_fls_size(align));
+    *slot_alignment_log2(block, word_span(*slot_size(block))) =
+        natural_alignment_log2((uintptr_t)block_to_ptr(block), bits_fls_size(align));
     return block_hand_out(block);
 }
 
@@ -201,9 +201,8 @@ static inline TLSF_NO_ASAN int block_check_in_use(tlsf_t heap, const void *ptr) 
         size_t word = *slot_size(block);
         block_t *prev = *slot_prev_phys(block);
         if (!block_header_intact(heap, block_at(block, word_span(word))) ||
-            ((word & BLOCK_PREV_FREE) &&
-             (!block_header_intact(heap, prev) ||
-              block_at(prev, word_span(*slot_size(prev))) != block))) {
+            ((word & BLOCK_PREV_FREE) && (!block_header_intact(heap, prev) ||
+                                          block_at(prev, word_span(*slot_size(prev))) != block))) {
             tlsf_report(heap, TLSF_ERROR_CORRUPT_BLOCK, ptr);
             return 0;
         }
@@ -337,8 +336,7 @@ TLSF_NO_ASAN void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
         block_t *next = block_at(block, have);
         size_t next_word = *slot_size(next);
         size_t grown = have + next_word - BLOCK_FREE;
-        if (!(next_word & BLOCK_FREE) || grown < want)
-            return realloc_move(heap, ptr, bytes, word);
+        if (!(next_word & BLOCK_FREE) || grown < want) return realloc_move(heap, ptr, bytes, word);
         /* Absorb the free block that follows. */
         free_list_remove(heap, next);
         block_t *after = block_at(block, grown);

@@ -41,6 +41,8 @@ static inline TLSF_NO_ASAN unsigned bits_fls_size(size_t size) {
 
 #else /* portable fallback: five or six fixed steps, no data-dependent loop */
 
+/* Five steps of the same shape, one per line. */
+/* clang-format off */
 static inline TLSF_NO_ASAN unsigned bits_fls32(uint32_t word) {
     unsigned index = 0;
     if (word & 0xFFFF0000u) { word >>= 16; index += 16; }
@@ -50,6 +52,7 @@ static inline TLSF_NO_ASAN unsigned bits_fls32(uint32_t word) {
     if (word & 0x00000002u) { index += 1; }
     return index;
 }
+/* clang-format on */
 
 static inline TLSF_NO_ASAN unsigned bits_ffs32(uint32_t word) {
     return bits_fls32(word & (~word + 1u)); /* isolate the lowest set bit */

@@ -39,8 +39,8 @@
 /* Every span stays below this. */
 #define MAX_SPAN (((size_t)1 << TLSF_MAX_BLOCK_LOG2) - TLSF_ALIGN)
 /* The smallest span of the highest class: the largest span a request may round up to. */
-#define TOP_CLASS_SPAN                                                                     \
-    (((size_t)1 << TLSF_MAX_BLOCK_LOG2) -                                                  \
+#define TOP_CLASS_SPAN                                                                             \
+    (((size_t)1 << TLSF_MAX_BLOCK_LOG2) -                                                          \
      ((size_t)1 << (TLSF_MAX_BLOCK_LOG2 - 1 - TLSF_SL_INDEX_LOG2)))
 /* The largest request tlsf_malloc can ever satisfy. */
 #define MAX_REQUEST (TOP_CLASS_SPAN - BLOCK_OVERHEAD)

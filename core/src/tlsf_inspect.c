@@ -72,7 +72,7 @@ static TLSF_NO_ASAN int check_list(tlsf_t heap, unsigned index) {
     block_t *prev = head;
     block_t *block = *slot_next_free(head);
     size_t limit = heap->pool_bytes / MIN_SPAN + 1; /* more blocks than fit: a cycle */
-    int errors = block == head;                      /* bit set, list empty */
+    int errors = block == head;                     /* bit set, list empty */
     for (; block != head; prev = block, block = *slot_next_free(block)) {
         size_t word = *slot_size(block);
         size_t span = word_span(word);
@@ -135,12 +135,18 @@ TLSF_NO_ASAN void tlsf_report(tlsf_t heap, tlsf_error_t reason, const void *ptr)
 
 TLSF_NO_ASAN const char *tlsf_error_string(tlsf_error_t reason) {
     switch (reason) {
-    case TLSF_ERROR_NONE: return "no error";
-    case TLSF_ERROR_DOUBLE_FREE: return "double free: the block is already free";
-    case TLSF_ERROR_BAD_POINTER: return "bad pointer: not the start of a block of this heap";
-    case TLSF_ERROR_CORRUPT_BLOCK: return "corrupt block header (overflow from the block before?)";
-    case TLSF_ERROR_BAD_POOL: return "bad pool: memory misaligned, too small or too large";
-    case TLSF_ERROR_POOL_IN_USE: return "pool still holds allocations";
+    case TLSF_ERROR_NONE:
+        return "no error";
+    case TLSF_ERROR_DOUBLE_FREE:
+        return "double free: the block is already free";
+    case TLSF_ERROR_BAD_POINTER:
+        return "bad pointer: not the start of a block of this heap";
+    case TLSF_ERROR_CORRUPT_BLOCK:
+        return "corrupt block header (overflow from the block before?)";
+    case TLSF_ERROR_BAD_POOL:
+        return "bad pool: memory misaligned, too small or too large";
+    case TLSF_ERROR_POOL_IN_USE:
+        return "pool still holds allocations";
     }
     return "unknown error";
 }

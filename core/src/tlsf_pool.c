@@ -39,7 +39,8 @@ TLSF_NO_ASAN tlsf_t tlsf_create(void *mem) {
     /* Bitmaps, statistics and handler only: a list head is read only while its bitmap
      * bit is set, so the heads need no initialisation. A plain loop of a fixed count
      * rather than memset keeps the C library's memset out of small images. */
-    while (words--) *word++ = 0;
+    while (words--)
+        *word++ = 0;
     return heap;
 }
 
@@ -79,7 +80,8 @@ TLSF_NO_ASAN pool_t tlsf_add_pool(tlsf_t heap, void *mem, size_t bytes) {
     /* Too few bytes wrap the subtraction around to a huge span: one range test covers
      * both ends. */
     span = (bytes - POOL_OVERHEAD) & ~(TLSF_ALIGN - 1);
-    if (mem == NULL || ((uintptr_t)mem & (TLSF_ALIGN - 1)) || span - MIN_SPAN > MAX_SPAN - MIN_SPAN) {
+    if (mem == NULL || ((uintptr_t)mem & (TLSF_ALIGN - 1)) ||
+        span - MIN_SPAN > MAX_SPAN - MIN_SPAN) {
         tlsf_report(heap, TLSF_ERROR_BAD_POOL, mem);
         return NULL;
     }
@@ -150,7 +152,8 @@ TLSF_NO_ASAN int tlsf_check_pool(pool_t pool) {
     if (pool == NULL) return 1;
     block = pool_first_block(pool);
     sentinel = pool_sentinel(block);
-    if ((uintptr_t)sentinel <= (uintptr_t)block || ((uintptr_t)sentinel - (uintptr_t)block) & (TLSF_ALIGN - 1))
+    if ((uintptr_t)sentinel <= (uintptr_t)block ||
+        ((uintptr_t)sentinel - (uintptr_t)block) & (TLSF_ALIGN - 1))
         return 1;
     for (;;) {
         size_t word = *slot_size(block);

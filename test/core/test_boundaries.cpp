@@ -58,7 +58,7 @@ TEST(PoolBounds, SizesAroundTheMinimum) {
         EXPECT_EQ(tlsf_check_pool(pool), 0);
         EXPECT_TRUE(LargestIsExact(h));
         // The smallest block fits, and so does malloc(0); the block lies inside the pool.
-        void* p = tlsf_malloc(h, MinUsable());
+        void *p = tlsf_malloc(h, MinUsable());
         ASSERT_NE(p, nullptr);
         EXPECT_TRUE(r.Contains(p, tlsf_block_size(p)));
         Fill(p, tlsf_block_size(p), bytes);
@@ -84,7 +84,8 @@ TEST(PoolBounds, SmallestAcceptedPoolIsTheDocumentedMinimum) {
         if (tlsf_add_pool(h, r.data(), bytes)) smallest = bytes;
     }
     EXPECT_EQ(smallest, MinPoolBytes())
-        << "tlsf_add_pool accepts " << smallest << " bytes and up; tlsf.h documents tlsf_pool_overhead() + "
+        << "tlsf_add_pool accepts " << smallest
+        << " bytes and up; tlsf.h documents tlsf_pool_overhead() + "
         << "tlsf_alloc_overhead() + tlsf_block_size_min() = " << MinPoolBytes();
     EXPECT_TRUE(r.GuardsIntact());
 }
@@ -92,21 +93,23 @@ TEST(PoolBounds, SmallestAcceptedPoolIsTheDocumentedMinimum) {
 TEST(PoolBounds, TooLargeIsRejectedBeforeWriting) {
     const std::size_t b = tlsf_block_size_max(), o = tlsf_pool_overhead(), a = Align();
     Heap h(std::min<std::size_t>(1 << 16, b / 4));
-    void* live = tlsf_malloc(h, 100);
+    void *live = tlsf_malloc(h, 100);
     ASSERT_NE(live, nullptr);
     Fill(live, tlsf_block_size(live), 3);
     // The memory is small; the sizes claim far more. Nothing may be written before refusing.
     Region r(kPage, 64, kPage);
     r.Poison();
     Snapshot before = Take(h);
-    for (std::size_t bytes : {b + o, b + o + 1, b + o + a - 1, b + o + a, 2 * b, 2 * b + o, SIZE_MAX / 2,
-                              SIZE_MAX / 2 + 1, SIZE_MAX - o, SIZE_MAX - a, SIZE_MAX - 1, SIZE_MAX}) {
+    for (std::size_t bytes :
+         {b + o, b + o + 1, b + o + a - 1, b + o + a, 2 * b, 2 * b + o, SIZE_MAX / 2,
+          SIZE_MAX / 2 + 1, SIZE_MAX - o, SIZE_MAX - a, SIZE_MAX - 1, SIZE_MAX}) {
         h.log().Clear();
         EXPECT_EQ(tlsf_add_pool(h, r.data(), bytes), nullptr) << bytes;
         ASSERT_EQ(h.log().events.size(), 1u) << bytes;
         EXPECT_EQ(h.log().events[0].reason, TLSF_ERROR_BAD_POOL);
         EXPECT_EQ(h.log().events[0].ptr, r.data());
-        EXPECT_TRUE(r.PayloadIs(Region::kGuard)) << "a refused pool was written to (bytes " << bytes << ")";
+        EXPECT_TRUE(r.PayloadIs(Region::kGuard))
+            << "a refused pool was written to (bytes " << bytes << ")";
         EXPECT_TRUE(r.GuardsIntact());
     }
     EXPECT_TRUE(SameHeap(before, Take(h)));
@@ -130,7 +133,7 @@ TEST(PoolBounds, LargestPoolWithRealMemory) {
     EXPECT_EQ(tlsf_check_pool(pool), 0);
 
     // The largest request, and nothing above it.
-    void* p = tlsf_malloc(h, c.MaxRequest());
+    void *p = tlsf_malloc(h, c.MaxRequest());
     ASSERT_NE(p, nullptr);
     EXPECT_EQ(tlsf_block_size(p), c.MaxRequest());
     EXPECT_EQ(tlsf_check_pool(pool), 0);
@@ -142,7 +145,7 @@ TEST(PoolBounds, LargestPoolWithRealMemory) {
     }
     // Alignments up to half the pool work in a pool this large; the max does not.
     for (std::size_t align = 2 * Align(); align <= b / 2; align <<= 1) {
-        void* q = tlsf_memalign(h, align, 64);
+        void *q = tlsf_memalign(h, align, 64);
         ASSERT_NE(q, nullptr) << align;
         EXPECT_TRUE(IsAligned(q, align)) << align;
         Fill(q, 64, align);
@@ -152,7 +155,7 @@ TEST(PoolBounds, LargestPoolWithRealMemory) {
     }
     EXPECT_EQ(tlsf_memalign(h, b, 64), nullptr);
     // Growing in place up to the largest request.
-    void* r = tlsf_malloc(h, 100);
+    void *r = tlsf_malloc(h, 100);
     ASSERT_NE(r, nullptr);
     EXPECT_EQ(tlsf_realloc(h, r, c.MaxRequest()), r);
     EXPECT_EQ(tlsf_block_size(r), c.MaxRequest());
@@ -181,7 +184,7 @@ TEST(SizeClasses, RequestsAtEveryClassBoundary) {
     SizeClasses c;
     MaxPoolMemory m;
     std::unique_ptr<Region> fallback;
-    unsigned char* mem = m.region.data();
+    unsigned char *mem = m.region.data();
     std::size_t bytes = m.bytes;
     if (!m.valid()) {
         fallback = std::make_unique<Region>(FallbackPoolBytes(), 64);
@@ -198,7 +201,7 @@ TEST(SizeClasses, RequestsAtEveryClassBoundary) {
         const std::size_t exact = lower - Word();
         for (std::size_t n : {exact - 1, exact, exact + 1}) {
             SCOPED_TRACE("class " + std::to_string(lower) + " request " + std::to_string(n));
-            void* p = tlsf_malloc(h, n);
+            void *p = tlsf_malloc(h, n);
             if (n > fresh) {
                 ASSERT_EQ(p, nullptr);
                 continue;
@@ -219,7 +222,7 @@ TEST(SizeClasses, RequestsAtEveryClassBoundary) {
                 tlsf_free(h, p);
                 continue;
             }
-            void* q = tlsf_realloc(h, p, n + 1);
+            void *q = tlsf_realloc(h, p, n + 1);
             ASSERT_EQ(q, p);
             ASSERT_GE(tlsf_block_size(q), n + 1);
             if (span - c.MallocSpan(n + 1) >= c.min_span) {
@@ -233,14 +236,14 @@ TEST(SizeClasses, RequestsAtEveryClassBoundary) {
             tlsf_free(h, q);
             // calloc and memalign at the same boundary (zeroing only the smaller ones).
             if (n <= (std::size_t(1) << 16)) {
-                unsigned char* z = static_cast<unsigned char*>(tlsf_calloc(h, 1, n));
+                unsigned char *z = static_cast<unsigned char *>(tlsf_calloc(h, 1, n));
                 ASSERT_NE(z, nullptr);
                 ASSERT_EQ(tlsf_block_size(z), expect);
                 ASSERT_TRUE(AllBytes(z, n, 0));
                 tlsf_free(h, z);
             }
             if (n < fresh / 2) {
-                void* a = tlsf_memalign(h, 4 * Align(), n);
+                void *a = tlsf_memalign(h, 4 * Align(), n);
                 ASSERT_NE(a, nullptr);
                 ASSERT_TRUE(IsAligned(a, 4 * Align()));
                 ASSERT_GE(tlsf_block_size(a), n);
@@ -260,7 +263,7 @@ TEST(SizeClasses, FreeBlocksAtEveryClassBoundary) {
     SizeClasses c;
     MaxPoolMemory m;
     std::unique_ptr<Region> fallback;
-    unsigned char* mem = m.region.data();
+    unsigned char *mem = m.region.data();
     std::size_t room = m.region.size();
     if (!m.valid()) {
         fallback = std::make_unique<Region>(FallbackPoolBytes(), 64);
@@ -289,13 +292,14 @@ TEST(SizeClasses, FreeBlocksAtEveryClassBoundary) {
 // smallest upward) and check all of them stay consistent, then free in reverse.
 TEST(SizeClasses, OneBlockInEveryClass) {
     SizeClasses c;
-    const std::size_t bytes = std::min<std::size_t>(std::size_t(1) << 23, tlsf_block_size_max() / 2);
+    const std::size_t bytes =
+        std::min<std::size_t>(std::size_t(1) << 23, tlsf_block_size_max() / 2);
     Heap h(bytes);
-    std::vector<std::pair<void*, std::size_t>> blocks; // block, request (the pattern seed)
+    std::vector<std::pair<void *, std::size_t>> blocks; // block, request (the pattern seed)
     for (std::size_t lower : c.LowerBounds()) {
         const std::size_t n = lower - Word();
         std::size_t largest = tlsf_largest_allocatable(h);
-        void* p = tlsf_malloc(h, n);
+        void *p = tlsf_malloc(h, n);
         ASSERT_EQ(p != nullptr, Fits(n, largest)) << n;
         if (!p) break;
         EXPECT_GE(tlsf_block_size(p), n);
@@ -305,11 +309,12 @@ TEST(SizeClasses, OneBlockInEveryClass) {
     EXPECT_GT(blocks.size(), 2u * (std::size_t(1) << TLSF_SL_INDEX_LOG2));
     EXPECT_EQ(h.Errors(), 0);
     // Free every other block: free blocks of many classes at once.
-    for (std::size_t i = 0; i < blocks.size(); i += 2) tlsf_free(h, blocks[i].first);
+    for (std::size_t i = 0; i < blocks.size(); i += 2)
+        tlsf_free(h, blocks[i].first);
     EXPECT_EQ(h.Errors(), 0);
     EXPECT_TRUE(LargestIsExact(h));
     for (std::size_t i = 1; i < blocks.size(); i += 2) {
-        void* p = blocks[i].first;
+        void *p = blocks[i].first;
         EXPECT_TRUE(Holds(p, tlsf_block_size(p), blocks[i].second)) << blocks[i].second;
         tlsf_free(h, p);
     }

@@ -18,10 +18,10 @@ std::size_t SmallPool() {
 
 // A copy of `n` bytes at `p`, which may be freed memory: under ASan that is poisoned, so it
 // is unpoisoned for the copy and poisoned again.
-std::vector<unsigned char> Read(const void* p, std::size_t n) {
+std::vector<unsigned char> Read(const void *p, std::size_t n) {
     std::vector<unsigned char> bytes(n);
 #ifdef TLSF_TEST_ASAN
-    const bool poisoned = __asan_region_is_poisoned(const_cast<void*>(p), n) != nullptr;
+    const bool poisoned = __asan_region_is_poisoned(const_cast<void *>(p), n) != nullptr;
     __asan_unpoison_memory_region(p, n);
 #endif
     std::memcpy(bytes.data(), p, n);
@@ -32,15 +32,14 @@ std::vector<unsigned char> Read(const void* p, std::size_t n) {
 }
 
 // Every byte of [p + from, p + to) is `value`.
-::testing::AssertionResult BytesAre(const void* p, std::size_t from, std::size_t to,
+::testing::AssertionResult BytesAre(const void *p, std::size_t from, std::size_t to,
                                     unsigned value) {
     if (to < from) return ::testing::AssertionFailure() << "empty range " << from << ".." << to;
-    std::vector<unsigned char> bytes = Read(static_cast<const char*>(p) + from, to - from);
+    std::vector<unsigned char> bytes = Read(static_cast<const char *>(p) + from, to - from);
     for (std::size_t i = 0; i < bytes.size(); ++i)
         if (bytes[i] != value)
-            return ::testing::AssertionFailure()
-                   << "byte " << from + i << " is 0x" << std::hex << unsigned(bytes[i])
-                   << ", not 0x" << value;
+            return ::testing::AssertionFailure() << "byte " << from + i << " is 0x" << std::hex
+                                                 << unsigned(bytes[i]) << ", not 0x" << value;
     return ::testing::AssertionSuccess();
 }
 
@@ -50,7 +49,7 @@ std::vector<unsigned char> Read(const void* p, std::size_t n) {
 
 namespace {
 // The free block of the pool that starts at `ptr`'s block end, as the walk reports it.
-WalkedBlock FreeBlockAfter(pool_t pool, const void* ptr) {
+WalkedBlock FreeBlockAfter(pool_t pool, const void *ptr) {
     std::vector<WalkedBlock> blocks = Walk(pool);
     for (std::size_t i = 0; i + 1 < blocks.size(); ++i)
         if (blocks[i].ptr == ptr) return blocks[i + 1];
@@ -68,20 +67,20 @@ TEST(Fill, PatternsAreDistinct) {
 TEST(Fill, FreshBlocksHoldTheAllocPattern) {
     Heap h;
     ASSERT_NE(h.AddPool(SmallPool(), 0, 0x00), nullptr); // pool memory starts as zeros
-    for (int round = 0; round < 2; ++round) {             // round 1 reuses freed memory
-        std::vector<void*> blocks;
+    for (int round = 0; round < 2; ++round) {            // round 1 reuses freed memory
+        std::vector<void *> blocks;
         for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(10), std::size_t(100),
                               std::size_t(1000)}) {
-            void* p = tlsf_malloc(h, n);
+            void *p = tlsf_malloc(h, n);
             ASSERT_NE(p, nullptr);
             EXPECT_TRUE(BytesAre(p, 0, tlsf_block_size(p), TLSF_FILL_ALLOC_BYTE)) << n;
             blocks.push_back(p);
         }
-        void* a = tlsf_memalign(h, 256, 100);
+        void *a = tlsf_memalign(h, 256, 100);
         ASSERT_NE(a, nullptr);
         EXPECT_TRUE(BytesAre(a, 0, tlsf_block_size(a), TLSF_FILL_ALLOC_BYTE));
         blocks.push_back(a);
-        for (void* p : blocks) {
+        for (void *p : blocks) {
             std::memset(p, 0, tlsf_block_size(p));
             tlsf_free(h, p);
         }
@@ -91,10 +90,10 @@ TEST(Fill, FreshBlocksHoldTheAllocPattern) {
 
 TEST(Fill, CallocStillReturnsZeros) {
     Heap h(SmallPool());
-    void* p = tlsf_malloc(h, 200);
+    void *p = tlsf_malloc(h, 200);
     ASSERT_NE(p, nullptr);
     tlsf_free(h, p); // the next block reuses this memory, now full of the free pattern
-    void* z = tlsf_calloc(h, 20, 10);
+    void *z = tlsf_calloc(h, 20, 10);
     ASSERT_NE(z, nullptr);
     EXPECT_TRUE(BytesAre(z, 0, 200, 0));
     tlsf_free(h, z);
@@ -103,9 +102,9 @@ TEST(Fill, CallocStillReturnsZeros) {
 TEST(Fill, FreedBlocksHoldTheFreePatternBeyondTheHeapWords) {
     Heap h(SmallPool());
     const std::size_t w = Word();
-    void* before = tlsf_malloc(h, 300);
-    void* p = tlsf_malloc(h, 300);
-    void* after = tlsf_malloc(h, 16); // in use: p's last word becomes its back-link
+    void *before = tlsf_malloc(h, 300);
+    void *p = tlsf_malloc(h, 300);
+    void *after = tlsf_malloc(h, 16); // in use: p's last word becomes its back-link
     ASSERT_TRUE(before && p && after);
     const std::size_t usable = tlsf_block_size(p), usable_before = tlsf_block_size(before);
     std::memset(p, 0x11, usable);
@@ -123,11 +122,11 @@ TEST(Fill, FreedBlocksHoldTheFreePatternBeyondTheHeapWords) {
 
 TEST(Fill, ReallocGrowingInPlaceFillsOnlyTheAddedBytes) {
     Heap h(SmallPool());
-    void* p = tlsf_malloc(h, 64); // the first block; a large free block follows
+    void *p = tlsf_malloc(h, 64); // the first block; a large free block follows
     ASSERT_NE(p, nullptr);
     const std::size_t old_usable = tlsf_block_size(p);
     std::memset(p, 0x11, old_usable);
-    void* q = tlsf_realloc(h, p, 1000);
+    void *q = tlsf_realloc(h, p, 1000);
     ASSERT_EQ(q, p) << "expected to grow in place";
     EXPECT_TRUE(BytesAre(q, 0, old_usable, 0x11));
     EXPECT_TRUE(BytesAre(q, old_usable, tlsf_block_size(q), TLSF_FILL_ALLOC_BYTE));
@@ -138,11 +137,11 @@ TEST(Fill, ReallocGrowingInPlaceFillsOnlyTheAddedBytes) {
 TEST(Fill, ReallocShrinkingInPlaceFillsTheBytesGivenBack) {
     Heap h(SmallPool());
     const std::size_t w = Word();
-    void* p = tlsf_malloc(h, 1000);
-    void* guard = tlsf_malloc(h, 16); // keeps the freed tail from merging
+    void *p = tlsf_malloc(h, 1000);
+    void *guard = tlsf_malloc(h, 16); // keeps the freed tail from merging
     ASSERT_TRUE(p && guard);
     std::memset(p, 0x11, tlsf_block_size(p));
-    void* q = tlsf_realloc(h, p, 100);
+    void *q = tlsf_realloc(h, p, 100);
     ASSERT_EQ(q, p);
     EXPECT_TRUE(BytesAre(q, 0, tlsf_block_size(q), 0x11)); // what the block keeps
     WalkedBlock tail = FreeBlockAfter(h.pools()[0], q);
@@ -163,15 +162,15 @@ TEST(Fill, OffLeavesTheUsersBytesAlone) {
     const std::size_t w = Word();
     Heap h;
     ASSERT_NE(h.AddPool(SmallPool(), 0, 0x5A), nullptr);
-    void* p = tlsf_malloc(h, 500);
-    void* guard = tlsf_malloc(h, 16);
+    void *p = tlsf_malloc(h, 500);
+    void *guard = tlsf_malloc(h, 16);
     ASSERT_TRUE(p && guard);
     const std::size_t usable = tlsf_block_size(p);
     EXPECT_TRUE(BytesAre(p, 2 * w, usable - w, 0x5A));
     std::memset(p, 0x11, usable);
     tlsf_free(h, p);
     EXPECT_TRUE(BytesAre(p, 2 * w, usable - w, 0x11));
-    void* again = tlsf_malloc(h, 500);
+    void *again = tlsf_malloc(h, 500);
     ASSERT_EQ(again, p);
     EXPECT_TRUE(BytesAre(again, 2 * w, usable - w, 0x11));
     tlsf_free(h, again);

@@ -22,7 +22,7 @@ constexpr bool kStats = TLSF_STATS != 0;
 constexpr bool kChecks = TLSF_CHECKS >= 1;
 
 struct Block {
-    void* ptr;
+    void *ptr;
     std::size_t usable;
     std::size_t keep_align; // the alignment a realloc that moves must keep
     bool memaligned;        // made by memalign with an alignment above tlsf_align_size()
@@ -37,8 +37,9 @@ struct Slot {
     std::unique_ptr<Region> mem;
     pool_t pool = nullptr;
     std::size_t live = 0;
-    std::size_t scribbled = 0; // removed, and this many bytes scribbled over: the heap must not touch them
-    unsigned char* start() const { return mem->data() + misalign; }
+    std::size_t scribbled =
+        0; // removed, and this many bytes scribbled over: the heap must not touch them
+    unsigned char *start() const { return mem->data() + misalign; }
 };
 
 enum class Kind { kMalloc, kCalloc, kMemalign, kAlignedAlloc, kMemalignOffset, kReallocNull };
@@ -58,8 +59,9 @@ class Stress {
         tlsf_set_error_handler(heap_, &ErrorLog::Handler, &log_);
         const std::size_t cap = tlsf_block_size_max() / 4;
         const std::size_t a = Align();
-        const std::size_t sizes[] = {std::size_t(1) << 20, std::size_t(1) << 18, (std::size_t(1) << 15) + 3 * a + 5,
-                                     std::size_t(1) << 14, MinPoolBytes() * 8};
+        const std::size_t sizes[] = {std::size_t(1) << 20, std::size_t(1) << 18,
+                                     (std::size_t(1) << 15) + 3 * a + 5, std::size_t(1) << 14,
+                                     MinPoolBytes() * 8};
         const std::size_t misaligns[] = {0, a, 2 * a, 3 * a, 0};
         for (std::size_t i = 0; i < 5; ++i) {
             Slot s;
@@ -95,13 +97,14 @@ class Stress {
     }
 
     std::size_t ops_done() const { return ops_done_; }
-    const Counters& counters() const { return counters_; }
+    const Counters &counters() const { return counters_; }
 
   private:
     static constexpr std::size_t kTargets[4] = {40, 900, 3000, 300};
 
     void Report(std::size_t op) {
-        ADD_FAILURE() << "stopped at operation " << op << " with " << blocks_.size() << " live blocks";
+        ADD_FAILURE() << "stopped at operation " << op << " with " << blocks_.size()
+                      << " live blocks";
     }
 
     // ---- Random choices ----
@@ -113,15 +116,19 @@ class Stress {
         if (r < 965) return rng_.Between(1025, 16384);
         if (r < 990) return rng_.Between(16385, max_pool_);
         // Requests that must fail.
-        const std::size_t impossible[] = {SIZE_MAX, SIZE_MAX - Word(), SIZE_MAX / 2, tlsf_block_size_max(),
-                                          tlsf_block_size_max() - Word(), TotalPoolBytes() + 1};
+        const std::size_t impossible[] = {SIZE_MAX,
+                                          SIZE_MAX - Word(),
+                                          SIZE_MAX / 2,
+                                          tlsf_block_size_max(),
+                                          tlsf_block_size_max() - Word(),
+                                          TotalPoolBytes() + 1};
         return impossible[rng_.Below(6)];
     }
 
     std::size_t Alignment() {
         const unsigned base = TLSF_ALIGN_LOG2;
         std::size_t r = rng_.Below(100);
-        unsigned log2 = r < 55 ? static_cast<unsigned>(rng_.Between(0, base + 2))
+        unsigned log2 = r < 55   ? static_cast<unsigned>(rng_.Between(0, base + 2))
                         : r < 92 ? static_cast<unsigned>(rng_.Between(base + 1, 12))
                                  : static_cast<unsigned>(rng_.Between(12, 16));
         return std::size_t(1) << log2;
@@ -131,38 +138,41 @@ class Stress {
 
     std::size_t TotalPoolBytes() const {
         std::size_t total = 0;
-        for (const Slot& s : slots_)
+        for (const Slot &s : slots_)
             if (s.pool) total += PoolSpan(s.bytes);
         return total;
     }
     std::size_t PoolCount() const {
         std::size_t n = 0;
-        for (const Slot& s : slots_) n += s.pool != nullptr;
+        for (const Slot &s : slots_)
+            n += s.pool != nullptr;
         return n;
     }
     std::size_t FreshLargest() const {
         SizeClasses c;
         std::size_t largest = 0;
-        for (const Slot& s : slots_)
+        for (const Slot &s : slots_)
             if (s.pool) largest = std::max(largest, c.LargestFor(PoolSpan(s.bytes)));
         return largest;
     }
 
     // The pool whose memory holds [p, p + n), or slots_.size().
-    std::size_t SlotOf(const void* p, std::size_t n) const {
+    std::size_t SlotOf(const void *p, std::size_t n) const {
         for (std::size_t i = 0; i < slots_.size(); ++i) {
-            const Slot& s = slots_[i];
-            if (s.pool && Addr(p) >= Addr(s.start()) && Addr(p) + n <= Addr(s.start()) + s.bytes) return i;
+            const Slot &s = slots_[i];
+            if (s.pool && Addr(p) >= Addr(s.start()) && Addr(p) + n <= Addr(s.start()) + s.bytes)
+                return i;
         }
         return slots_.size();
     }
 
     // A new block (or a block at a new address / with a new size): aligned, inside a pool, not
     // overlapping any live block; each block's header word lies between it and the previous one.
-    void CheckPlacement(void* p, std::size_t usable, std::size_t* slot) {
+    void CheckPlacement(void *p, std::size_t usable, std::size_t *slot) {
         ASSERT_TRUE(IsAligned(p, Align())) << p;
         *slot = SlotOf(p, usable);
-        ASSERT_LT(*slot, slots_.size()) << "block " << p << " + " << usable << " is outside every pool";
+        ASSERT_LT(*slot, slots_.size())
+            << "block " << p << " + " << usable << " is outside every pool";
         auto next = by_addr_.lower_bound(Addr(p));
         if (next != by_addr_.end() && next->first == Addr(p)) next = std::next(next); // itself
         if (next != by_addr_.end()) {
@@ -171,8 +181,9 @@ class Stress {
         auto prev = by_addr_.lower_bound(Addr(p));
         if (prev != by_addr_.begin()) {
             --prev;
-            const Block& b = blocks_[prev->second];
-            ASSERT_LE(Addr(b.ptr) + b.usable + Word(), Addr(p)) << "overlaps the previous live block";
+            const Block &b = blocks_[prev->second];
+            ASSERT_LE(Addr(b.ptr) + b.usable + Word(), Addr(p))
+                << "overlaps the previous live block";
         }
     }
 
@@ -219,10 +230,14 @@ class Stress {
         const std::size_t used_before = Used();
         std::size_t align = Align(), offset = 0;
         bool predictable = true, overflow = false;
-        void* p = nullptr;
+        void *p = nullptr;
         switch (kind) {
-        case Kind::kMalloc: p = tlsf_malloc(heap_, n); break;
-        case Kind::kReallocNull: p = tlsf_realloc(heap_, nullptr, n); break;
+        case Kind::kMalloc:
+            p = tlsf_malloc(heap_, n);
+            break;
+        case Kind::kReallocNull:
+            p = tlsf_realloc(heap_, nullptr, n);
+            break;
         case Kind::kCalloc: {
             std::size_t count = rng_.Between(1, 16), size = n / count;
             if (n > max_pool_ && rng_.Chance(50)) size = SIZE_MAX / count + 1; // overflows
@@ -234,13 +249,15 @@ class Stress {
         case Kind::kMemalign:
         case Kind::kAlignedAlloc:
             align = Alignment();
-            p = kind == Kind::kMemalign ? tlsf_memalign(heap_, align, n) : tlsf_aligned_alloc(heap_, align, n);
+            p = kind == Kind::kMemalign ? tlsf_memalign(heap_, align, n)
+                                        : tlsf_aligned_alloc(heap_, align, n);
             predictable = align <= Align();
             break;
         case Kind::kMemalignOffset: {
             align = Alignment();
             const std::size_t step = std::min(align, Align());
-            offset = n == 0 ? step * rng_.Below(4) : step * rng_.Below((std::min<std::size_t>(n, 1 << 20) - 1) / step + 1);
+            offset = n == 0 ? step * rng_.Below(4)
+                            : step * rng_.Below((std::min<std::size_t>(n, 1 << 20) - 1) / step + 1);
             p = tlsf_memalign_offset(heap_, align, n, offset);
             predictable = align <= Align();
             break;
@@ -249,9 +266,11 @@ class Stress {
         if (overflow) {
             ASSERT_EQ(p, nullptr) << "calloc with an overflowing product succeeded";
         } else if (predictable) {
-            ASSERT_EQ(p != nullptr, Fits(n, largest)) << "request " << n << ", largest_allocatable " << largest;
+            ASSERT_EQ(p != nullptr, Fits(n, largest))
+                << "request " << n << ", largest_allocatable " << largest;
         } else if (!Fits(n, largest)) {
-            ASSERT_EQ(p, nullptr) << "memalign(" << align << ", " << n << ") beyond largest " << largest;
+            ASSERT_EQ(p, nullptr) << "memalign(" << align << ", " << n << ") beyond largest "
+                                  << largest;
         }
         if (!p) {
             ++fails_;
@@ -307,7 +326,7 @@ class Stress {
         if (n == 0) n = 1;
         const std::size_t largest = tlsf_largest_allocatable(heap_);
         const std::size_t used_before = Used();
-        void* q = tlsf_realloc(heap_, b.ptr, n);
+        void *q = tlsf_realloc(heap_, b.ptr, n);
         if (!b.memaligned && Fits(n, largest)) {
             ASSERT_NE(q, nullptr) << "realloc to " << n << " <= largest " << largest;
         }
@@ -350,7 +369,7 @@ class Stress {
     // ---- Pools ----
 
     void AddPool(std::size_t i) {
-        Slot& s = slots_[i];
+        Slot &s = slots_[i];
         ASSERT_TRUE(AllBytes(s.start(), s.scribbled, 0x5A)) << "the heap wrote to a removed pool";
         s.scribbled = 0;
         log_.Clear();
@@ -362,7 +381,7 @@ class Stress {
 
     void PoolEvent() {
         const std::size_t i = rng_.Below(slots_.size());
-        Slot& s = slots_[i];
+        Slot &s = slots_[i];
         if (!s.pool) return AddPool(i);
         log_.Clear();
         if (s.live > 0) {
@@ -370,7 +389,7 @@ class Stress {
             tlsf_remove_pool(heap_, s.pool);
             ASSERT_EQ(log_.events.size(), 1u);
             ASSERT_EQ(log_.events[0].reason, TLSF_ERROR_POOL_IN_USE);
-            ASSERT_EQ(log_.events[0].ptr, static_cast<const void*>(s.pool));
+            ASSERT_EQ(log_.events[0].ptr, static_cast<const void *>(s.pool));
             ASSERT_EQ(Stats(heap_).pool_count, count);
             ASSERT_EQ(tlsf_check_pool(s.pool), 0);
             log_.Clear();
@@ -390,11 +409,11 @@ class Stress {
         s.pool = nullptr;
         ++counters_.pools_removed;
         // The memory is the caller's again: all of it (ASan must not object to a write).
-        const void* poisoned = FirstPoisoned(s.start(), s.bytes);
+        const void *poisoned = FirstPoisoned(s.start(), s.bytes);
         if (poisoned && !poisoned_reported_) {
             poisoned_reported_ = true;
-            ADD_FAILURE() << "tlsf_remove_pool left byte " << Addr(poisoned) - Addr(s.start()) << " of "
-                          << s.bytes << " poisoned";
+            ADD_FAILURE() << "tlsf_remove_pool left byte " << Addr(poisoned) - Addr(s.start())
+                          << " of " << s.bytes << " poisoned";
         }
         s.scribbled = poisoned ? Addr(poisoned) - Addr(s.start()) : s.bytes;
         std::memset(s.start(), 0x5A, s.scribbled);
@@ -417,13 +436,15 @@ class Stress {
             if (::testing::Test::HasFatalFailure()) return;
             ASSERT_EQ(blocks_.size(), before + 1) << "malloc(largest_allocatable) failed";
         }
-        ASSERT_EQ(tlsf_malloc(heap_, 0), nullptr) << "largest_allocatable is 0 but malloc(0) worked";
+        ASSERT_EQ(tlsf_malloc(heap_, 0), nullptr)
+            << "largest_allocatable is 0 but malloc(0) worked";
         ++fails_;
         ++counters_.exhaustions;
         counters_.max_live = std::max(counters_.max_live, blocks_.size());
-        for (const Slot& s : slots_) {
+        for (const Slot &s : slots_) {
             if (!s.pool) continue;
-            for (const WalkedBlock& w : Walk(s.pool)) ASSERT_TRUE(w.used) << "a free block is left";
+            for (const WalkedBlock &w : Walk(s.pool))
+                ASSERT_TRUE(w.used) << "a free block is left";
         }
         FullCheck();
         if (::testing::Test::HasFatalFailure()) return;
@@ -436,7 +457,7 @@ class Stress {
             ASSERT_EQ(st.free_bytes, st.pool_bytes);
         }
         ASSERT_EQ(tlsf_largest_allocatable(heap_), FreshLargest());
-        for (const Slot& s : slots_) {
+        for (const Slot &s : slots_) {
             if (!s.pool) continue;
             std::vector<WalkedBlock> walk = Walk(s.pool);
             ASSERT_EQ(walk.size(), 1u);
@@ -460,23 +481,25 @@ class Stress {
 
     void QuickCheck() {
         ASSERT_EQ(tlsf_check(heap_), 0);
-        for (const Slot& s : slots_)
+        for (const Slot &s : slots_)
             if (s.pool) {
                 ASSERT_EQ(tlsf_check_pool(s.pool), 0);
             }
-        ASSERT_TRUE(log_.events.empty()) << "unexpected report: " << tlsf_error_string(log_.events[0].reason);
+        ASSERT_TRUE(log_.events.empty())
+            << "unexpected report: " << tlsf_error_string(log_.events[0].reason);
     }
 
     void FullCheck() {
         ++counters_.full_checks;
         QuickCheck();
         if (::testing::Test::HasFatalFailure()) return;
-        for (const Block& b : blocks_) ASSERT_TRUE(Holds(b.ptr, b.usable, b.seed)) << "block " << b.ptr;
+        for (const Block &b : blocks_)
+            ASSERT_TRUE(Holds(b.ptr, b.usable, b.seed)) << "block " << b.ptr;
         std::size_t used_seen = 0, free_span = 0;
-        for (const Slot& s : slots_) {
+        for (const Slot &s : slots_) {
             if (!s.pool) continue;
             bool prev_free = false;
-            for (const WalkedBlock& w : Walk(s.pool)) {
+            for (const WalkedBlock &w : Walk(s.pool)) {
                 if (w.used) {
                     auto it = by_addr_.find(Addr(w.ptr));
                     ASSERT_NE(it, by_addr_.end()) << "the walk shows a block that is not live";
@@ -505,7 +528,8 @@ class Stress {
             // Exact peak: reported once per run, without stopping it.
             if (!peak_reported_ && st.peak_used_bytes != peak_) {
                 peak_reported_ = true;
-                ADD_FAILURE() << "peak_used_bytes " << st.peak_used_bytes << ", but the highest used_bytes "
+                ADD_FAILURE() << "peak_used_bytes " << st.peak_used_bytes
+                              << ", but the highest used_bytes "
                               << "after any call (or during a moving realloc's copy) was " << peak_;
                 peak_ = st.peak_used_bytes;
             }
@@ -534,19 +558,21 @@ class StressTest : public ::testing::TestWithParam<std::uint64_t> {};
 } // namespace
 
 TEST_P(StressTest, ShadowModel) {
-    const std::size_t ops = static_cast<std::size_t>(std::ceil(double(kOpsPerSeed) * StressScale()));
+    const std::size_t ops =
+        static_cast<std::size_t>(std::ceil(double(kOpsPerSeed) * StressScale()));
     Stress stress(GetParam());
     stress.Run(ops);
     if (!HasFatalFailure()) {
         EXPECT_EQ(stress.ops_done(), ops);
     }
-    const Counters& c = stress.counters();
-    std::printf("[ stress   ] %zu ops: %zu allocations (%zu aligned, %zu with offset, %zu calloc), "
-                "%zu failed, %zu freed; realloc %zu grown / %zu shrunk in place, %zu moved, %zu failed; "
-                "%zu exhaustions (max %zu live), pools +%zu -%zu (%zu refused), %zu full checks\n",
-                ops, c.allocated, c.aligned, c.offset, c.calloced, c.failed, c.freed, c.grown_in_place,
-                c.shrunk_in_place, c.moved, c.realloc_failed, c.exhaustions, c.max_live, c.pools_added,
-                c.pools_removed, c.removals_refused, c.full_checks);
+    const Counters &c = stress.counters();
+    std::printf(
+        "[ stress   ] %zu ops: %zu allocations (%zu aligned, %zu with offset, %zu calloc), "
+        "%zu failed, %zu freed; realloc %zu grown / %zu shrunk in place, %zu moved, %zu failed; "
+        "%zu exhaustions (max %zu live), pools +%zu -%zu (%zu refused), %zu full checks\n",
+        ops, c.allocated, c.aligned, c.offset, c.calloced, c.failed, c.freed, c.grown_in_place,
+        c.shrunk_in_place, c.moved, c.realloc_failed, c.exhaustions, c.max_live, c.pools_added,
+        c.pools_removed, c.removals_refused, c.full_checks);
     RecordProperty("operations", std::to_string(ops));
     (void)kChecks;
 }

@@ -7,7 +7,9 @@ using namespace tlsf_test;
 
 namespace {
 
-std::size_t PoolBytes() { return std::min<std::size_t>(std::size_t(1) << 17, tlsf_block_size_max() / 4); }
+std::size_t PoolBytes() {
+    return std::min<std::size_t>(std::size_t(1) << 17, tlsf_block_size_max() / 4);
+}
 
 struct Counter {
     int calls = 0;
@@ -18,8 +20,8 @@ struct Counter {
 TEST(Walk, NullPoolOrWalkerDoesNothing) {
     Heap h(PoolBytes());
     Counter c;
-    tlsf_walk_pool(nullptr, [](void*, std::size_t, int, void* u) { ++static_cast<Counter*>(u)->calls; },
-                   &c);
+    tlsf_walk_pool(
+        nullptr, [](void *, std::size_t, int, void *u) { ++static_cast<Counter *>(u)->calls; }, &c);
     tlsf_walk_pool(h.pools()[0], nullptr, &c);
     EXPECT_EQ(c.calls, 0);
     EXPECT_EQ(tlsf_check_pool(nullptr), 1);
@@ -28,20 +30,22 @@ TEST(Walk, NullPoolOrWalkerDoesNothing) {
 
 TEST(Walk, PassesTheUserValue) {
     Heap h(PoolBytes());
-    void* p = tlsf_malloc(h, 10);
+    void *p = tlsf_malloc(h, 10);
     ASSERT_NE(p, nullptr);
     Counter c;
-    tlsf_walk_pool(h.pools()[0], [](void*, std::size_t, int, void* u) { ++static_cast<Counter*>(u)->calls; },
-                   &c);
+    tlsf_walk_pool(
+        h.pools()[0], [](void *, std::size_t, int, void *u) { ++static_cast<Counter *>(u)->calls; },
+        &c);
     EXPECT_EQ(c.calls, 2); // the block and the free rest
 }
 
 TEST(Walk, FreshPoolIsOneFreeBlock) {
-    for (std::size_t bytes : {MinPoolBytes(), MinPoolBytes() + Align() - 1, std::size_t(5000), PoolBytes()}) {
+    for (std::size_t bytes :
+         {MinPoolBytes(), MinPoolBytes() + Align() - 1, std::size_t(5000), PoolBytes()}) {
         for (std::size_t misalign : {std::size_t(0), Align()}) {
             Heap h;
             Region r(bytes + misalign, 64);
-            unsigned char* mem = r.data() + misalign;
+            unsigned char *mem = r.data() + misalign;
             pool_t pool = tlsf_add_pool(h, mem, bytes);
             ASSERT_NE(pool, nullptr);
             std::vector<WalkedBlock> walk = Walk(pool);
@@ -70,7 +74,7 @@ TEST(Walk, UsedBlocksMatchTheLiveSet) {
         for (int step = 0; step < 4000; ++step) {
             if (live.empty() || rng.Chance(52)) {
                 std::size_t n = rng.Chance(85) ? rng.Below(200) : rng.Below(6000);
-                void* p = aligned_too && rng.Chance(30)
+                void *p = aligned_too && rng.Chance(30)
                               ? tlsf_memalign(h, std::size_t(1) << rng.Between(0, 10), n)
                               : tlsf_malloc(h, n);
                 if (p) live[Addr(p)] = tlsf_block_size(p);
@@ -79,11 +83,11 @@ TEST(Walk, UsedBlocksMatchTheLiveSet) {
                 std::advance(it, static_cast<std::ptrdiff_t>(rng.Below(live.size())));
                 if (rng.Chance(20)) {
                     const std::size_t n = rng.Below(3000);
-                    void* q = tlsf_realloc(h, reinterpret_cast<void*>(it->first), n);
+                    void *q = tlsf_realloc(h, reinterpret_cast<void *>(it->first), n);
                     if (q || n == 0) live.erase(it); // a failed realloc keeps the block
                     if (q) live[Addr(q)] = tlsf_block_size(q);
                 } else {
-                    tlsf_free(h, reinterpret_cast<void*>(it->first));
+                    tlsf_free(h, reinterpret_cast<void *>(it->first));
                     live.erase(it);
                 }
             }
@@ -94,12 +98,13 @@ TEST(Walk, UsedBlocksMatchTheLiveSet) {
                 std::vector<WalkedBlock> walk = Walk(pool);
                 ASSERT_FALSE(walk.empty());
                 for (std::size_t i = 0; i < walk.size(); ++i) {
-                    const WalkedBlock& b = walk[i];
+                    const WalkedBlock &b = walk[i];
                     ASSERT_TRUE(IsAligned(b.ptr, Align()));
                     if (i > 0) {
-                        const WalkedBlock& prev = walk[i - 1];
+                        const WalkedBlock &prev = walk[i - 1];
                         ASSERT_LE(Addr(prev.ptr) + prev.size + Word(), Addr(b.ptr)) << "overlap";
-                        ASSERT_FALSE(prev.used == false && b.used == false) << "adjacent free blocks";
+                        ASSERT_FALSE(prev.used == false && b.used == false)
+                            << "adjacent free blocks";
                         if (!aligned_too) {
                             ASSERT_EQ(Addr(prev.ptr) + prev.size + Word(), Addr(b.ptr)) << "gap";
                         }
@@ -123,7 +128,8 @@ TEST(Walk, UsedBlocksMatchTheLiveSet) {
             }
             ASSERT_EQ(h.Errors(), 0);
         }
-        for (auto& entry : live) tlsf_free(h, reinterpret_cast<void*>(entry.first));
+        for (auto &entry : live)
+            tlsf_free(h, reinterpret_cast<void *>(entry.first));
         // Everything coalesces back: one free block per pool.
         for (pool_t pool : h.pools()) {
             std::vector<WalkedBlock> walk = Walk(pool);

@@ -43,20 +43,35 @@ namespace tlsf_test {
 
 // ---- Arithmetic ------------------------------------------------------------------------
 
-inline std::size_t Align() { return tlsf_align_size(); }
-inline std::size_t Word() { return tlsf_alloc_overhead(); }
-inline std::size_t AlignUp(std::size_t v, std::size_t a) { return (v + a - 1) & ~(a - 1); }
-inline std::size_t AlignDown(std::size_t v, std::size_t a) { return v & ~(a - 1); }
-inline bool IsPowerOfTwo(std::size_t v) { return v != 0 && (v & (v - 1)) == 0; }
-inline std::uintptr_t Addr(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
-inline bool IsAligned(const void* p, std::size_t a) { return (Addr(p) & (a - 1)) == 0; }
+inline std::size_t Align() {
+    return tlsf_align_size();
+}
+inline std::size_t Word() {
+    return tlsf_alloc_overhead();
+}
+inline std::size_t AlignUp(std::size_t v, std::size_t a) {
+    return (v + a - 1) & ~(a - 1);
+}
+inline std::size_t AlignDown(std::size_t v, std::size_t a) {
+    return v & ~(a - 1);
+}
+inline bool IsPowerOfTwo(std::size_t v) {
+    return v != 0 && (v & (v - 1)) == 0;
+}
+inline std::uintptr_t Addr(const void *p) {
+    return reinterpret_cast<std::uintptr_t>(p);
+}
+inline bool IsAligned(const void *p, std::size_t a) {
+    return (Addr(p) & (a - 1)) == 0;
+}
 inline unsigned Log2Floor(std::size_t v) {
     unsigned r = 0;
-    while (v >>= 1) ++r;
+    while (v >>= 1)
+        ++r;
     return r;
 }
 // The largest power of two dividing the address (capped so 0 does not loop forever).
-inline std::size_t NaturalAlignment(const void* p) {
+inline std::size_t NaturalAlignment(const void *p) {
     std::uintptr_t a = Addr(p);
     return a == 0 ? (std::size_t(1) << (sizeof(std::size_t) * 8 - 1))
                   : static_cast<std::size_t>(a & (~a + 1u));
@@ -71,7 +86,9 @@ inline std::size_t MinPoolBytes() {
 // The usable size of the smallest block, what malloc(0) gets ("a unique minimum-size
 // block"), measured once; and its span (with the header word).
 inline std::size_t MinUsable();
-inline std::size_t MinSpan() { return MinUsable() + tlsf_alloc_overhead(); }
+inline std::size_t MinSpan() {
+    return MinUsable() + tlsf_alloc_overhead();
+}
 // Bytes that a pool of `bytes` offers to blocks (stats.pool_bytes).
 inline std::size_t PoolSpan(std::size_t bytes) {
     return AlignDown(bytes - tlsf_pool_overhead(), Align());
@@ -111,9 +128,7 @@ struct SizeClasses {
     std::size_t MallocSpan(std::size_t bytes) const { return RoundUp(RequestSpan(bytes)); }
     std::size_t MallocUsable(std::size_t bytes) const { return MallocSpan(bytes) - word; }
     // The largest request of the top class: the largest request malloc can ever satisfy.
-    std::size_t MaxRequest() const {
-        return max_block - (max_block >> (sl_log2 + 1)) - word;
-    }
+    std::size_t MaxRequest() const { return max_block - (max_block >> (sl_log2 + 1)) - word; }
     // The largest malloc that a single free block of this span satisfies.
     std::size_t LargestFor(std::size_t free_span) const {
         return free_span < min_span ? 0 : RoundDown(free_span) - word;
@@ -121,10 +136,12 @@ struct SizeClasses {
     // Every class lower bound (a span) from the minimum block up to below block_size_max.
     std::vector<std::size_t> LowerBounds() const {
         std::vector<std::size_t> out;
-        for (std::size_t s = AlignUp(min_span, align); s < linear_end; s += align) out.push_back(s);
+        for (std::size_t s = AlignUp(min_span, align); s < linear_end; s += align)
+            out.push_back(s);
         for (std::size_t k = linear_end; k != 0 && k < max_block; k <<= 1) {
             std::size_t step = k >> sl_log2;
-            for (std::size_t c = 0; c < (std::size_t(1) << sl_log2); ++c) out.push_back(k + c * step);
+            for (std::size_t c = 0; c < (std::size_t(1) << sl_log2); ++c)
+                out.push_back(k + c * step);
         }
         return out;
     }
@@ -145,8 +162,8 @@ inline std::uint64_t PatternWord(std::uint64_t seed, std::size_t word_index) {
     return Mix(seed) + static_cast<std::uint64_t>(word_index) * 0xD6E8FEB86659FD93ull;
 }
 
-inline void Fill(void* ptr, std::size_t n, std::uint64_t seed) {
-    unsigned char* b = static_cast<unsigned char*>(ptr);
+inline void Fill(void *ptr, std::size_t n, std::uint64_t seed) {
+    unsigned char *b = static_cast<unsigned char *>(ptr);
     std::size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         std::uint64_t v = PatternWord(seed, i / 8);
@@ -159,8 +176,8 @@ inline void Fill(void* ptr, std::size_t n, std::uint64_t seed) {
 }
 
 // Offset of the first byte that differs from the pattern, or n if all match.
-inline std::size_t FirstMismatch(const void* ptr, std::size_t n, std::uint64_t seed) {
-    const unsigned char* b = static_cast<const unsigned char*>(ptr);
+inline std::size_t FirstMismatch(const void *ptr, std::size_t n, std::uint64_t seed) {
+    const unsigned char *b = static_cast<const unsigned char *>(ptr);
     std::size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         std::uint64_t v = PatternWord(seed, i / 8);
@@ -175,15 +192,15 @@ inline std::size_t FirstMismatch(const void* ptr, std::size_t n, std::uint64_t s
     return n;
 }
 
-inline bool Holds(const void* ptr, std::size_t n, std::uint64_t seed) {
+inline bool Holds(const void *ptr, std::size_t n, std::uint64_t seed) {
     return FirstMismatch(ptr, n, seed) == n;
 }
 
 // Under ASan, the first byte of [p, p + n) that is poisoned (not the program's to touch), or
 // nullptr; always nullptr without ASan.
-inline const void* FirstPoisoned(const void* p, std::size_t n) {
+inline const void *FirstPoisoned(const void *p, std::size_t n) {
 #ifdef TLSF_TEST_ASAN
-    return __asan_region_is_poisoned(const_cast<void*>(p), n);
+    return __asan_region_is_poisoned(const_cast<void *>(p), n);
 #else
     (void)p;
     (void)n;
@@ -197,8 +214,8 @@ constexpr bool kAsan =
     false;
 #endif
 
-inline bool AllBytes(const void* ptr, std::size_t n, unsigned char value) {
-    const unsigned char* b = static_cast<const unsigned char*>(ptr);
+inline bool AllBytes(const void *ptr, std::size_t n, unsigned char value) {
+    const unsigned char *b = static_cast<const unsigned char *>(ptr);
     for (std::size_t i = 0; i < n; ++i)
         if (b[i] != value) return false;
     return true;
@@ -232,7 +249,8 @@ class Rng {
 // The smallest power of two >= v (v > 0).
 inline std::size_t CeilPowerOfTwo(std::size_t v) {
     std::size_t p = 1;
-    while (p < v) p <<= 1;
+    while (p < v)
+        p <<= 1;
     return p;
 }
 
@@ -246,27 +264,26 @@ class Region {
     static constexpr unsigned char kGuard = 0xCD;
 
     explicit Region(std::size_t size, std::size_t align = 64, std::size_t guard = 0)
-        : size_(size),
-          align_(std::max({align, std::size_t(64),
-                           std::min(CeilPowerOfTwo(size + 1), std::size_t(1) << 23)})),
+        : size_(size), align_(std::max({align, std::size_t(64),
+                                        std::min(CeilPowerOfTwo(size + 1), std::size_t(1) << 23)})),
           guard_(AlignUp(guard, align_)) {
-        base_ = static_cast<unsigned char*>(
+        base_ = static_cast<unsigned char *>(
             ::operator new(size_ + 2 * guard_, std::align_val_t(align_)));
         std::memset(base_, kGuard, guard_);
         std::memset(base_ + guard_ + size_, kGuard, guard_);
     }
     ~Region() { ::operator delete(base_, std::align_val_t(align_)); }
-    Region(const Region&) = delete;
-    Region& operator=(const Region&) = delete;
+    Region(const Region &) = delete;
+    Region &operator=(const Region &) = delete;
 
-    unsigned char* data() const { return base_ + guard_; }
+    unsigned char *data() const { return base_ + guard_; }
     std::size_t size() const { return size_; }
     void Poison(unsigned char value = kGuard) { std::memset(data(), value, size_); }
     bool GuardsIntact() const {
         return AllBytes(base_, guard_, kGuard) && AllBytes(base_ + guard_ + size_, guard_, kGuard);
     }
     bool PayloadIs(unsigned char value) const { return AllBytes(data(), size_, value); }
-    bool Contains(const void* p, std::size_t n = 0) const {
+    bool Contains(const void *p, std::size_t n = 0) const {
         return Addr(p) >= Addr(data()) && Addr(p) + n <= Addr(data()) + size_;
     }
 
@@ -274,7 +291,7 @@ class Region {
     std::size_t size_;
     std::size_t align_;
     std::size_t guard_;
-    unsigned char* base_;
+    unsigned char *base_;
 };
 
 // A large reservation whose pages materialise only when touched (mmap with MAP_NORESERVE),
@@ -285,9 +302,9 @@ class HugeRegion {
     explicit HugeRegion(std::size_t size) : size_(size) {
         if (kAsan && size > (std::size_t(1) << 30)) return;
 #if TLSF_TEST_HAVE_MMAP
-        void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+        void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        base_ = p == MAP_FAILED ? nullptr : static_cast<unsigned char*>(p);
+        base_ = p == MAP_FAILED ? nullptr : static_cast<unsigned char *>(p);
 #endif
     }
     ~HugeRegion() {
@@ -295,15 +312,21 @@ class HugeRegion {
         if (base_) munmap(base_, size_);
 #endif
     }
-    HugeRegion(const HugeRegion&) = delete;
-    HugeRegion& operator=(const HugeRegion&) = delete;
-    bool valid() const { return base_ != nullptr; }
-    unsigned char* data() const { return base_; }
-    std::size_t size() const { return size_; }
+    HugeRegion(const HugeRegion &) = delete;
+    HugeRegion &operator=(const HugeRegion &) = delete;
+    bool valid() const {
+        return base_ != nullptr;
+    }
+    unsigned char *data() const {
+        return base_;
+    }
+    std::size_t size() const {
+        return size_;
+    }
 
   private:
     std::size_t size_;
-    unsigned char* base_ = nullptr;
+    unsigned char *base_ = nullptr;
 };
 
 inline std::size_t MinUsable() {
@@ -311,7 +334,7 @@ inline std::size_t MinUsable() {
         Region control(tlsf_size());
         Region pool(4096);
         tlsf_t h = tlsf_create(control.data());
-        void* p = h && tlsf_add_pool(h, pool.data(), pool.size()) ? tlsf_malloc(h, 0) : nullptr;
+        void *p = h && tlsf_add_pool(h, pool.data(), pool.size()) ? tlsf_malloc(h, 0) : nullptr;
         return p ? tlsf_block_size(p) : 0;
     }();
     return usable;
@@ -322,13 +345,13 @@ inline std::size_t MinUsable() {
 struct ErrorEvent {
     tlsf_t heap;
     tlsf_error_t reason;
-    const void* ptr;
+    const void *ptr;
 };
 
 struct ErrorLog {
     std::vector<ErrorEvent> events;
-    static void Handler(tlsf_t heap, tlsf_error_t reason, const void* ptr, void* user) {
-        static_cast<ErrorLog*>(user)->events.push_back({heap, reason, ptr});
+    static void Handler(tlsf_t heap, tlsf_error_t reason, const void *ptr, void *user) {
+        static_cast<ErrorLog *>(user)->events.push_back({heap, reason, ptr});
     }
     void Clear() { events.clear(); }
 };
@@ -336,7 +359,7 @@ struct ErrorLog {
 // ---- A heap with its pools -----------------------------------------------------------------
 
 struct WalkedBlock {
-    void* ptr;
+    void *ptr;
     std::size_t size;
     bool used;
 };
@@ -345,8 +368,8 @@ inline std::vector<WalkedBlock> Walk(pool_t pool) {
     std::vector<WalkedBlock> out;
     tlsf_walk_pool(
         pool,
-        [](void* ptr, std::size_t size, int used, void* user) {
-            static_cast<std::vector<WalkedBlock>*>(user)->push_back({ptr, size, used != 0});
+        [](void *ptr, std::size_t size, int used, void *user) {
+            static_cast<std::vector<WalkedBlock> *>(user)->push_back({ptr, size, used != 0});
         },
         &out);
     return out;
@@ -371,12 +394,12 @@ class Heap {
     explicit Heap(std::size_t pool_bytes, std::size_t misalign = 0) : Heap() {
         AddPool(pool_bytes, misalign);
     }
-    Heap(const Heap&) = delete;
-    Heap& operator=(const Heap&) = delete;
+    Heap(const Heap &) = delete;
+    Heap &operator=(const Heap &) = delete;
 
     tlsf_t get() const { return heap_; }
     operator tlsf_t() const { return heap_; }
-    ErrorLog& log() { return log_; }
+    ErrorLog &log() { return log_; }
 
     // A pool of `bytes` at `misalign` bytes past a naturally aligned address; `fill` >= 0
     // first fills its memory with that byte.
@@ -391,12 +414,13 @@ class Heap {
         tlsf_remove_pool(heap_, pool);
         pools_.erase(std::remove(pools_.begin(), pools_.end(), pool), pools_.end());
     }
-    const std::vector<pool_t>& pools() const { return pools_; }
+    const std::vector<pool_t> &pools() const { return pools_; }
 
     // tlsf_check and tlsf_check_pool of every pool.
     int Errors() const {
         int errors = tlsf_check(heap_);
-        for (pool_t p : pools_) errors += tlsf_check_pool(p);
+        for (pool_t p : pools_)
+            errors += tlsf_check_pool(p);
         return errors;
     }
 
@@ -414,20 +438,21 @@ struct Snapshot {
     std::vector<std::vector<WalkedBlock>> walks;
 };
 
-inline Snapshot Take(const Heap& h) {
+inline Snapshot Take(const Heap &h) {
     Snapshot s;
     s.stats = Stats(h.get());
-    for (pool_t p : h.pools()) s.walks.push_back(Walk(p));
+    for (pool_t p : h.pools())
+        s.walks.push_back(Walk(p));
     return s;
 }
 
 // The heap is as it was, except possibly failed_count when `ignore_failed`.
-inline ::testing::AssertionResult SameHeap(const Snapshot& a, const Snapshot& b,
+inline ::testing::AssertionResult SameHeap(const Snapshot &a, const Snapshot &b,
                                            bool ignore_failed = false) {
-#define TLSF_TEST_FIELD(f)                                                                      \
-    if (a.stats.f != b.stats.f)                                                                 \
-        return ::testing::AssertionFailure() << "stats." #f " changed: " << a.stats.f << " -> "  \
-                                             << b.stats.f;
+#define TLSF_TEST_FIELD(f)                                                                         \
+    if (a.stats.f != b.stats.f)                                                                    \
+        return ::testing::AssertionFailure()                                                       \
+               << "stats." #f " changed: " << a.stats.f << " -> " << b.stats.f;
     TLSF_TEST_FIELD(pool_bytes)
     TLSF_TEST_FIELD(used_bytes)
     TLSF_TEST_FIELD(free_bytes)
@@ -437,18 +462,22 @@ inline ::testing::AssertionResult SameHeap(const Snapshot& a, const Snapshot& b,
     TLSF_TEST_FIELD(free_count)
     TLSF_TEST_FIELD(largest_allocatable)
     TLSF_TEST_FIELD(pool_count)
-    if (!ignore_failed) { TLSF_TEST_FIELD(failed_count) }
+    if (!ignore_failed) {
+        TLSF_TEST_FIELD(failed_count)
+    }
 #undef TLSF_TEST_FIELD
-    if (a.walks.size() != b.walks.size()) return ::testing::AssertionFailure() << "pool count changed";
+    if (a.walks.size() != b.walks.size())
+        return ::testing::AssertionFailure() << "pool count changed";
     for (std::size_t i = 0; i < a.walks.size(); ++i) {
         if (a.walks[i].size() != b.walks[i].size())
             return ::testing::AssertionFailure() << "pool " << i << ": " << a.walks[i].size()
                                                  << " blocks -> " << b.walks[i].size();
         for (std::size_t j = 0; j < a.walks[i].size(); ++j) {
-            const WalkedBlock& x = a.walks[i][j];
-            const WalkedBlock& y = b.walks[i][j];
+            const WalkedBlock &x = a.walks[i][j];
+            const WalkedBlock &y = b.walks[i][j];
             if (x.ptr != y.ptr || x.size != y.size || x.used != y.used)
-                return ::testing::AssertionFailure() << "pool " << i << " block " << j << " changed";
+                return ::testing::AssertionFailure()
+                       << "pool " << i << " block " << j << " changed";
         }
     }
     return ::testing::AssertionSuccess();
@@ -456,26 +485,29 @@ inline ::testing::AssertionResult SameHeap(const Snapshot& a, const Snapshot& b,
 
 // tlsf_largest_allocatable is exact: malloc(n) succeeds exactly when this holds (0 means
 // that nothing, not even malloc(0), succeeds).
-inline bool Fits(std::size_t n, std::size_t largest) { return largest != 0 && n <= largest; }
+inline bool Fits(std::size_t n, std::size_t largest) {
+    return largest != 0 && n <= largest;
+}
 
 // Largest-allocatable is exact: malloc(largest) succeeds and malloc(largest + 1) fails
 // (0 means no malloc succeeds at all). Leaves the heap with the same free blocks.
 inline ::testing::AssertionResult LargestIsExact(tlsf_t heap) {
     std::size_t largest = tlsf_largest_allocatable(heap);
     if (largest > 0) {
-        void* p = tlsf_malloc(heap, largest);
+        void *p = tlsf_malloc(heap, largest);
         if (!p) return ::testing::AssertionFailure() << "malloc(largest=" << largest << ") failed";
         if (tlsf_block_size(p) < largest)
-            return ::testing::AssertionFailure() << "block of " << tlsf_block_size(p)
-                                                 << " for malloc(" << largest << ")";
+            return ::testing::AssertionFailure()
+                   << "block of " << tlsf_block_size(p) << " for malloc(" << largest << ")";
         tlsf_free(heap, p);
-        void* q = tlsf_malloc(heap, largest + 1);
+        void *q = tlsf_malloc(heap, largest + 1);
         if (q) {
             tlsf_free(heap, q);
-            return ::testing::AssertionFailure() << "malloc(largest+1=" << largest + 1 << ") succeeded";
+            return ::testing::AssertionFailure()
+                   << "malloc(largest+1=" << largest + 1 << ") succeeded";
         }
     } else {
-        void* q = tlsf_malloc(heap, 0);
+        void *q = tlsf_malloc(heap, 0);
         if (q) {
             tlsf_free(heap, q);
             return ::testing::AssertionFailure() << "largest is 0 but malloc(0) succeeded";
@@ -487,10 +519,10 @@ inline ::testing::AssertionResult LargestIsExact(tlsf_t heap) {
 }
 
 // Allocate until no free block is left (largest_allocatable == 0). Returns the blocks.
-inline std::vector<void*> Exhaust(tlsf_t heap) {
-    std::vector<void*> out;
+inline std::vector<void *> Exhaust(tlsf_t heap) {
+    std::vector<void *> out;
     for (std::size_t largest; (largest = tlsf_largest_allocatable(heap)) != 0;) {
-        void* p = tlsf_malloc(heap, largest);
+        void *p = tlsf_malloc(heap, largest);
         if (!p) break; // reported by the caller's checks (largest must be exact)
         out.push_back(p);
     }
@@ -503,7 +535,7 @@ inline std::vector<void*> Exhaust(tlsf_t heap) {
 #define TLSF_TEST_STRESS_SCALE 1
 #endif
 inline double StressScale() {
-    const char* env = std::getenv("TLSF_STRESS_SCALE");
+    const char *env = std::getenv("TLSF_STRESS_SCALE");
     double v = (env && *env) ? std::atof(env) : double(TLSF_TEST_STRESS_SCALE);
     return v > 0 ? v : 1.0;
 }

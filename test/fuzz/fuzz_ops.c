@@ -43,14 +43,14 @@
 int tlsf_fuzz_verbose;
 
 const unsigned char fuzz_op_table[16] = {
-    FUZZ_MALLOC,  FUZZ_MALLOC,   FUZZ_CALLOC,      FUZZ_MEMALIGN,    FUZZ_MEMALIGN_OFFSET,
-    FUZZ_ALIGNED_ALLOC, FUZZ_REALLOC, FUZZ_REALLOC, FUZZ_FREE,       FUZZ_FREE,
-    FUZZ_FREE,    FUZZ_ADD_POOL, FUZZ_REMOVE_POOL, FUZZ_CHECK,       FUZZ_LARGEST,
+    FUZZ_MALLOC,        FUZZ_MALLOC,   FUZZ_CALLOC,      FUZZ_MEMALIGN, FUZZ_MEMALIGN_OFFSET,
+    FUZZ_ALIGNED_ALLOC, FUZZ_REALLOC,  FUZZ_REALLOC,     FUZZ_FREE,     FUZZ_FREE,
+    FUZZ_FREE,          FUZZ_ADD_POOL, FUZZ_REMOVE_POOL, FUZZ_CHECK,    FUZZ_LARGEST,
     FUZZ_MISUSE};
 
 static const char *const op_names[FUZZ_OP_COUNT] = {
-    "malloc",   "calloc", "memalign",    "memalign_offset", "aligned_alloc", "realloc",
-    "free",     "add_pool", "remove_pool", "check",         "largest",       "misuse"};
+    "malloc", "calloc",   "memalign",    "memalign_offset", "aligned_alloc", "realloc",
+    "free",   "add_pool", "remove_pool", "check",           "largest",       "misuse"};
 
 /* Pool slot capacities: the regions of the arena where pools may be placed. */
 static const size_t slot_capacity[FUZZ_POOLS] = {96 * 1024, 48 * 1024, 16 * 1024, 4 * 1024};
@@ -108,9 +108,9 @@ static void fail(const char *what, const void *ptr, size_t a, size_t b) {
     abort();
 }
 
-#define REQUIRE(cond, what, ptr, a, b)                                                     \
-    do {                                                                                   \
-        if (!(cond)) fail(what, ptr, (size_t)(a), (size_t)(b));                            \
+#define REQUIRE(cond, what, ptr, a, b)                                                             \
+    do {                                                                                           \
+        if (!(cond)) fail(what, ptr, (size_t)(a), (size_t)(b));                                    \
     } while (0)
 
 static void on_error(tlsf_t heap, tlsf_error_t reason, const void *ptr, void *user) {
@@ -132,9 +132,11 @@ static void expect_no_error(const char *call) {
 static void expect_error(tlsf_error_t reason, const void *ptr, const char *call) {
     if (M.error.count != 1 || M.error.reason != reason || M.error.ptr != ptr ||
         M.error.heap != M.heap || M.error.user != (void *)&M) {
-        fprintf(stderr, "fuzz_heap: %s: expected one report of \"%s\" for %p, got %d (last: \"%s\" for %p)\n",
-                call, tlsf_error_string(reason), ptr, M.error.count,
-                M.error.count ? tlsf_error_string(M.error.reason) : "-", M.error.ptr);
+        fprintf(
+            stderr,
+            "fuzz_heap: %s: expected one report of \"%s\" for %p, got %d (last: \"%s\" for %p)\n",
+            call, tlsf_error_string(reason), ptr, M.error.count,
+            M.error.count ? tlsf_error_string(M.error.reason) : "-", M.error.ptr);
         fail("the error handler did not hear what tlsf.h promises", ptr, (size_t)reason,
              (size_t)M.error.count);
     }
@@ -173,30 +175,54 @@ static size_t natural_alignment(const void *ptr) {
 static size_t special_size(uint8_t which) {
     size_t a = align_size(), w = word_size(), max = tlsf_block_size_max();
     switch (which % 24) {
-    case 0: return 0;
-    case 1: return 1;
-    case 2: return w - 1;
-    case 3: return w;
-    case 4: return a - 1;
-    case 5: return a;
-    case 6: return a + 1;
-    case 7: return tlsf_block_size_min();
-    case 8: return tlsf_block_size_min() + 1;
-    case 9: return 1023;
-    case 10: return 1024;
-    case 11: return 1025;
-    case 12: return 4096 - w;
-    case 13: return max - w;
-    case 14: return max - w + 1;
-    case 15: return max;
-    case 16: return SIZE_MAX;
-    case 17: return SIZE_MAX - 1;
-    case 18: return SIZE_MAX / 2;
-    case 19: return SIZE_MAX / 2 + 1;
-    case 20: return SIZE_MAX - a;
-    case 21: return SIZE_MAX - 4096;
-    case 22: return (size_t)PTRDIFF_MAX;
-    default: return slot_capacity[0];
+    case 0:
+        return 0;
+    case 1:
+        return 1;
+    case 2:
+        return w - 1;
+    case 3:
+        return w;
+    case 4:
+        return a - 1;
+    case 5:
+        return a;
+    case 6:
+        return a + 1;
+    case 7:
+        return tlsf_block_size_min();
+    case 8:
+        return tlsf_block_size_min() + 1;
+    case 9:
+        return 1023;
+    case 10:
+        return 1024;
+    case 11:
+        return 1025;
+    case 12:
+        return 4096 - w;
+    case 13:
+        return max - w;
+    case 14:
+        return max - w + 1;
+    case 15:
+        return max;
+    case 16:
+        return SIZE_MAX;
+    case 17:
+        return SIZE_MAX - 1;
+    case 18:
+        return SIZE_MAX / 2;
+    case 19:
+        return SIZE_MAX / 2 + 1;
+    case 20:
+        return SIZE_MAX - a;
+    case 21:
+        return SIZE_MAX - 4096;
+    case 22:
+        return (size_t)PTRDIFF_MAX;
+    default:
+        return slot_capacity[0];
     }
 }
 
@@ -205,17 +231,22 @@ static size_t take_size(input_t *in) {
     switch (mode % 8) {
     case 0:
     case 1:
-    case 2: return take8(in);
-    case 3: return take16(in) % 2048u;
-    case 4: return take16(in);
-    case 5: return take32(in) % (uint32_t)(slot_capacity[0] + 1);
+    case 2:
+        return take8(in);
+    case 3:
+        return take16(in) % 2048u;
+    case 4:
+        return take16(in);
+    case 5:
+        return take32(in) % (uint32_t)(slot_capacity[0] + 1);
     case 6: { /* around the largest request that can succeed now */
         size_t largest = tlsf_largest_allocatable(M.heap);
         uint8_t delta = take8(in);
         if (delta & 0x80) return largest + (delta & 63u);
         return largest > (size_t)(delta & 63u) ? largest - (delta & 63u) : 0;
     }
-    default: return special_size(take8(in));
+    default:
+        return special_size(take8(in));
     }
 }
 
@@ -223,16 +254,26 @@ static size_t take_align(input_t *in) {
     uint8_t mode = take8(in);
     if (mode < 200) return (size_t)1 << (mode % 20);
     switch (mode % 10) {
-    case 0: return 0;
-    case 1: return 3;
-    case 2: return 24;
-    case 3: return 48;
-    case 4: return align_size() + align_size() / 2;
-    case 5: return ((size_t)1 << 12) + 16;
-    case 6: return SIZE_MAX;
-    case 7: return (SIZE_MAX >> 1) + 1;
-    case 8: return tlsf_block_size_max();
-    default: return (size_t)1 << 20;
+    case 0:
+        return 0;
+    case 1:
+        return 3;
+    case 2:
+        return 24;
+    case 3:
+        return 48;
+    case 4:
+        return align_size() + align_size() / 2;
+    case 5:
+        return ((size_t)1 << 12) + 16;
+    case 6:
+        return SIZE_MAX;
+    case 7:
+        return (SIZE_MAX >> 1) + 1;
+    case 8:
+        return tlsf_block_size_max();
+    default:
+        return (size_t)1 << 20;
     }
 }
 
@@ -240,10 +281,14 @@ static size_t take_count(input_t *in) {
     uint8_t mode = take8(in);
     if (mode < 240) return mode % 40u;
     switch (mode % 4) {
-    case 0: return SIZE_MAX;
-    case 1: return SIZE_MAX / 2 + 1;
-    case 2: return (size_t)1 << (sizeof(size_t) * 4);
-    default: return 0;
+    case 0:
+        return SIZE_MAX;
+    case 1:
+        return SIZE_MAX / 2 + 1;
+    case 2:
+        return (size_t)1 << (sizeof(size_t) * 4);
+    default:
+        return 0;
     }
 }
 
@@ -295,7 +340,8 @@ static FUZZ_NO_ASAN void fill_pattern(unsigned char *p, uint32_t seed, size_t by
         uint64_t word = pattern_word(seed, i / 8);
         memcpy(p + i, &word, 8);
     }
-    for (; i < bytes; ++i) p[i] = pattern(seed, i);
+    for (; i < bytes; ++i)
+        p[i] = pattern(seed, i);
 }
 
 /* The first i < bytes where the block does not hold the pattern, or `bytes`. */
@@ -436,8 +482,8 @@ static void walker(void *ptr, size_t size, int used, void *user) {
     struct walk_state *w = (struct walk_state *)user;
     const pool_slot_t *slot = &M.pools[w->pool];
     unsigned char *p = (unsigned char *)ptr;
-    REQUIRE(p - word_size() >= w->last_end, "tlsf_walk_pool went backwards or overlapped", p,
-            size, 0);
+    REQUIRE(p - word_size() >= w->last_end, "tlsf_walk_pool went backwards or overlapped", p, size,
+            0);
     REQUIRE(p >= slot->mem && p + size <= slot->mem + slot->bytes,
             "tlsf_walk_pool reported a block outside the pool", p, size, slot->bytes);
     w->last_end = p + size;
@@ -450,8 +496,7 @@ static void walker(void *ptr, size_t size, int used, void *user) {
                         M.live[i].usable);
                 found = 1;
             }
-        REQUIRE(found, "tlsf_walk_pool reports a used block that was never handed out", p, size,
-                0);
+        REQUIRE(found, "tlsf_walk_pool reports a used block that was never handed out", p, size, 0);
         w->used++;
     } else {
         const live_t *other = overlapping(p, p + size);
@@ -497,8 +542,8 @@ static void full_check(void) {
     for (i = 0; i < FUZZ_POOLS; ++i) {
         struct walk_state w;
         if (!M.pools[i].pool) continue;
-        REQUIRE(tlsf_check_pool(M.pools[i].pool) == 0, "tlsf_check_pool failed",
-                M.pools[i].mem, (size_t)i, 0);
+        REQUIRE(tlsf_check_pool(M.pools[i].pool) == 0, "tlsf_check_pool failed", M.pools[i].mem,
+                (size_t)i, 0);
         w.pool = i;
         w.used = 0;
         w.last_end = M.pools[i].mem;
@@ -524,8 +569,8 @@ static void expect_exact(const void *p, size_t bytes, size_t largest, const char
         fail("a request within largest_allocatable failed", p, bytes, largest);
     }
     if (!fits && p != NULL) {
-        fprintf(stderr, "fuzz_heap: %s(%zu) succeeded with largest_allocatable %zu\n", call,
-                bytes, largest);
+        fprintf(stderr, "fuzz_heap: %s(%zu) succeeded with largest_allocatable %zu\n", call, bytes,
+                largest);
         fail("a request above largest_allocatable succeeded", p, bytes, largest);
     }
 }
@@ -592,11 +637,16 @@ static size_t take_offset(input_t *in, size_t align, size_t bytes) {
     case 0:
     case 1:
     case 2:
-    case 3: return (size_t)take8(in) % 16u * unit;
-    case 4: return unit / 2; /* not a multiple (0 when unit is 1) */
-    case 5: return bytes;
-    case 6: return (bytes & ~(unit - 1)) + unit * (take8(in) % 3u);
-    default: return SIZE_MAX & ~(unit - 1);
+    case 3:
+        return (size_t)take8(in) % 16u * unit;
+    case 4:
+        return unit / 2; /* not a multiple (0 when unit is 1) */
+    case 5:
+        return bytes;
+    case 6:
+        return (bytes & ~(unit - 1)) + unit * (take8(in) % 3u);
+    default:
+        return SIZE_MAX & ~(unit - 1);
     }
 }
 
@@ -702,16 +752,31 @@ static void op_add_pool(input_t *in) {
     pool_t pool;
     tlsf_stats_t before, after;
     switch (mode & 3) {
-    case 0: offset = 0; break;
-    case 1: offset = a; break;
-    case 2: offset = a / 2; break;
-    default: offset = 1; break;
+    case 0:
+        offset = 0;
+        break;
+    case 1:
+        offset = a;
+        break;
+    case 2:
+        offset = a / 2;
+        break;
+    default:
+        offset = 1;
+        break;
     }
     switch ((mode >> 2) & 3) {
-    case 0: bytes = capacity - offset; break;
-    case 1: bytes = capacity / 2 + take16(in) % (capacity / 2 - offset); break;
-    case 2: bytes = min_bytes - a - 2 + take8(in) % (3 * a); break; /* around the minimum */
-    default: bytes = (mode & 0x10) ? SIZE_MAX : tlsf_block_size_max() + tlsf_pool_overhead();
+    case 0:
+        bytes = capacity - offset;
+        break;
+    case 1:
+        bytes = capacity / 2 + take16(in) % (capacity / 2 - offset);
+        break;
+    case 2:
+        bytes = min_bytes - a - 2 + take8(in) % (3 * a);
+        break; /* around the minimum */
+    default:
+        bytes = (mode & 0x10) ? SIZE_MAX : tlsf_block_size_max() + tlsf_pool_overhead();
     }
     mem = slot_base[index] + offset;
     if (slot->pool != NULL || (mode & 0xe0) == 0xe0) {
@@ -738,8 +803,8 @@ static void op_add_pool(input_t *in) {
     }
     expect_no_error("tlsf_add_pool");
     REQUIRE(pool != NULL, "tlsf_add_pool refused a valid pool", mem, bytes, 0);
-    REQUIRE(after.pool_count == before.pool_count + 1,
-            "tlsf_add_pool: statistics not updated", mem, after.pool_count, before.pool_count);
+    REQUIRE(after.pool_count == before.pool_count + 1, "tlsf_add_pool: statistics not updated", mem,
+            after.pool_count, before.pool_count);
     slot->mem = mem;
     slot->bytes = bytes;
     slot->pool = pool;
@@ -841,8 +906,8 @@ static void misuse_null_heap(void) {
     tlsf_free(M.heap, NULL);
     tlsf_destroy(NULL);
     tlsf_set_error_handler(NULL, on_error, NULL);
-    REQUIRE(tlsf_error_string((tlsf_error_t)12345) != NULL, "tlsf_error_string returned NULL",
-            NULL, 0, 0);
+    REQUIRE(tlsf_error_string((tlsf_error_t)12345) != NULL, "tlsf_error_string returned NULL", NULL,
+            0, 0);
 #if TLSF_CHECKS >= 1
     REQUIRE(tlsf_malloc(NULL, 16) == NULL, "tlsf_malloc(NULL heap) != NULL", NULL, 0, 0);
     REQUIRE(tlsf_calloc(NULL, 1, 16) == NULL, "tlsf_calloc(NULL heap) != NULL", NULL, 0, 0);
@@ -884,7 +949,9 @@ static void op_misuse(input_t *in) {
             tlsf_free(M.heap, bad);
         else
             r = tlsf_realloc(M.heap, bad, (size_t)k + 1);
-        if (tlsf_fuzz_verbose) fprintf(stderr, "  misaligned %s(%p)\n", variant == 1 ? "free" : "realloc", (void *)bad);
+        if (tlsf_fuzz_verbose)
+            fprintf(stderr, "  misaligned %s(%p)\n", variant == 1 ? "free" : "realloc",
+                    (void *)bad);
         REQUIRE(r == NULL, "realloc of a misaligned pointer did not return NULL", bad, 0, 0);
         expect_error(TLSF_ERROR_BAD_POINTER, bad, "a misaligned pointer");
     } else { /* variant 3: an aligned pointer inside a live block */
@@ -920,7 +987,8 @@ static void arena_init(void) {
     size_t round = align_size() > 64 ? align_size() : 64, bytes = tlsf_size(), i;
     unsigned char *raw, *at;
     if (arena != NULL) return;
-    for (i = 0; i < FUZZ_POOLS; ++i) bytes += (slot_capacity[i] + round - 1) & ~(round - 1);
+    for (i = 0; i < FUZZ_POOLS; ++i)
+        bytes += (slot_capacity[i] + round - 1) & ~(round - 1);
     raw = (unsigned char *)malloc(bytes + 4096); /* reachable through arena until exit */
     if (raw == NULL) fail("out of memory for the arena", NULL, bytes, 0);
     arena = raw + (4096 - (uintptr_t)raw % 4096) % 4096;
@@ -969,8 +1037,8 @@ static void setup(input_t *in) {
         size_t before = stats.pool_bytes;
         M.pools[i].pool = tlsf_add_pool(M.heap, M.pools[i].mem, M.pools[i].bytes);
         expect_no_error("tlsf_add_pool (setup)");
-        REQUIRE(M.pools[i].pool != NULL, "tlsf_add_pool failed", M.pools[i].mem,
-                M.pools[i].bytes, 0);
+        REQUIRE(M.pools[i].pool != NULL, "tlsf_add_pool failed", M.pools[i].mem, M.pools[i].bytes,
+                0);
         tlsf_get_stats(M.heap, &stats);
         note_pool_span(&M.pools[i], stats.pool_bytes - before);
     }
@@ -994,8 +1062,8 @@ static void teardown(void) {
         w.used = 0;
         w.last_end = slot->mem;
         tlsf_walk_pool(slot->pool, walker, &w);
-        REQUIRE(w.used == 0, "a pool still has blocks in use after everything was freed",
-                slot->mem, w.used, 0);
+        REQUIRE(w.used == 0, "a pool still has blocks in use after everything was freed", slot->mem,
+                w.used, 0);
         tlsf_remove_pool(M.heap, slot->pool);
         expect_no_error("tlsf_remove_pool (teardown)");
         slot->pool = NULL;
@@ -1020,18 +1088,42 @@ size_t tlsf_fuzz_run(const uint8_t *data, size_t size) {
         M.op_index = ++ops;
         M.op_name = op_names[op];
         switch (op) {
-        case FUZZ_MALLOC: op_malloc(&in); break;
-        case FUZZ_CALLOC: op_calloc(&in); break;
-        case FUZZ_MEMALIGN: op_memalign(&in, 0); break;
-        case FUZZ_MEMALIGN_OFFSET: op_memalign_offset(&in); break;
-        case FUZZ_ALIGNED_ALLOC: op_memalign(&in, 1); break;
-        case FUZZ_REALLOC: op_realloc(&in); break;
-        case FUZZ_FREE: op_free(&in); break;
-        case FUZZ_ADD_POOL: op_add_pool(&in); break;
-        case FUZZ_REMOVE_POOL: op_remove_pool(&in); break;
-        case FUZZ_CHECK: op_check(&in); break;
-        case FUZZ_LARGEST: op_largest(&in); break;
-        default: op_misuse(&in); break;
+        case FUZZ_MALLOC:
+            op_malloc(&in);
+            break;
+        case FUZZ_CALLOC:
+            op_calloc(&in);
+            break;
+        case FUZZ_MEMALIGN:
+            op_memalign(&in, 0);
+            break;
+        case FUZZ_MEMALIGN_OFFSET:
+            op_memalign_offset(&in);
+            break;
+        case FUZZ_ALIGNED_ALLOC:
+            op_memalign(&in, 1);
+            break;
+        case FUZZ_REALLOC:
+            op_realloc(&in);
+            break;
+        case FUZZ_FREE:
+            op_free(&in);
+            break;
+        case FUZZ_ADD_POOL:
+            op_add_pool(&in);
+            break;
+        case FUZZ_REMOVE_POOL:
+            op_remove_pool(&in);
+            break;
+        case FUZZ_CHECK:
+            op_check(&in);
+            break;
+        case FUZZ_LARGEST:
+            op_largest(&in);
+            break;
+        default:
+            op_misuse(&in);
+            break;
         }
         if (ops % 32 == 0) full_check();
     }

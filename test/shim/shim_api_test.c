@@ -52,13 +52,13 @@ static size_t (*volatile call_malloc_usable_size)(void *) = malloc_usable_size;
 static int failures;
 static int checks;
 
-#define CHECK(cond)                                                                        \
-    do {                                                                                   \
-        ++checks;                                                                          \
-        if (!(cond)) {                                                                     \
-            ++failures;                                                                    \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);       \
-        }                                                                                  \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        ++checks;                                                                                  \
+        if (!(cond)) {                                                                             \
+            ++failures;                                                                            \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
+        }                                                                                          \
     } while (0)
 
 typedef void (*get_info_fn)(struct tlsfm_info *);
@@ -191,17 +191,21 @@ static void test_realloc(void) {
     size_t larger = min_size((size_t)30 << 20, limits.max_request);
     p = (unsigned char *)realloc(NULL, 10);
     CHECK(p != NULL);
-    for (i = 0; i < 10; ++i) p[i] = (unsigned char)i;
+    for (i = 0; i < 10; ++i)
+        p[i] = (unsigned char)i;
     q = (unsigned char *)realloc(p, 100000); /* grows, maybe moves */
     CHECK(q != NULL);
-    for (i = 0; q && i < 10; ++i) CHECK(q[i] == i);
+    for (i = 0; q && i < 10; ++i)
+        CHECK(q[i] == i);
     p = (unsigned char *)realloc(q, 5); /* shrinks in place */
     CHECK(p == q);
-    for (i = 0; p && i < 5; ++i) CHECK(p[i] == i);
+    for (i = 0; p && i < 5; ++i)
+        CHECK(p[i] == i);
     /* Into a pool of its own and back. */
     q = (unsigned char *)realloc(p, large);
     CHECK(q != NULL);
-    for (i = 0; q && i < 5; ++i) CHECK(q[i] == i);
+    for (i = 0; q && i < 5; ++i)
+        CHECK(q[i] == i);
     if (q) memset(q + 5, 0x77, large - 5);
     p = (unsigned char *)realloc(q, larger);
     CHECK(p != NULL && p[4] == 4 && p[large - 1] == 0x77);
@@ -301,7 +305,8 @@ static void test_pools(void) {
     }
     now = info();
     CHECK(now.pools >= start.pools + 8);
-    for (i = 0; i < 40; ++i) free(blocks[i]);
+    for (i = 0; i < 40; ++i)
+        free(blocks[i]);
     now = info();
     CHECK(now.pools <= start.pools + 1);
     CHECK(now.empty_chunks <= 1);

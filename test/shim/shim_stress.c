@@ -82,7 +82,8 @@ static size_t next_index(size_t i, size_t bytes) {
 
 static void fill(const block_t *b) {
     size_t i;
-    for (i = 0; i < b->bytes; i = next_index(i, b->bytes)) b->ptr[i] = pattern(b->seed, i);
+    for (i = 0; i < b->bytes; i = next_index(i, b->bytes))
+        b->ptr[i] = pattern(b->seed, i);
 }
 
 static void verify(const block_t *b) {
@@ -269,8 +270,10 @@ int main(int argc, char **argv) {
         forked += (unsigned)fork_once();
         usleep(2000);
     }
-    for (i = 0; i < threads; ++i) pthread_join(workers[i].thread, NULL);
-    while (queue_pop(&b)) release(&b);
+    for (i = 0; i < threads; ++i)
+        pthread_join(workers[i].thread, NULL);
+    while (queue_pop(&b))
+        release(&b);
     get_info(&info);
     printf("shim_stress: %u threads x %lu operations, %u/%u forks ok; pools %zu (maps %zu, "
            "unmaps %zu, peak %zu KiB), live blocks %zu, check %d\n",

@@ -29,7 +29,8 @@ int main() {
 
     ::operator delete(::operator new(16)); // the heap's first use, not measured
 #ifdef APP_TLSF
-    const std::uint32_t allocs = static_cast<std::uint32_t>(tlsf::default_heap().stats().alloc_count);
+    const std::uint32_t allocs =
+        static_cast<std::uint32_t>(tlsf::default_heap().stats().alloc_count);
 #endif
 
     app_mark_begin();

@@ -76,8 +76,10 @@ tlsf::heap_stats snapshot() {
 
 void record(int step, const tlsf::heap_stats &before, bool ok, bool inside) {
     const tlsf::heap_stats after = snapshot();
-    app_report.steps[step].alloc_delta = static_cast<std::uint32_t>(after.alloc_count - before.alloc_count);
-    app_report.steps[step].free_delta = static_cast<std::uint32_t>(after.free_count - before.free_count);
+    app_report.steps[step].alloc_delta =
+        static_cast<std::uint32_t>(after.alloc_count - before.alloc_count);
+    app_report.steps[step].free_delta =
+        static_cast<std::uint32_t>(after.free_count - before.free_count);
     app_report.steps[step].ok = ok ? 1u : 0u;
     app_report.steps[step].in_heap = inside ? 1u : 0u;
 }
@@ -95,7 +97,8 @@ int main() {
         const tlsf::heap_stats before = snapshot();
         int n = std::printf("hello %d from printf on the TLSF heap\n", 42);
         std::fflush(stdout);
-        record(APP_STEP_PRINTF, before, n > 0, stdout->_bf._base != nullptr && in_heap(stdout->_bf._base));
+        record(APP_STEP_PRINTF, before, n > 0,
+               stdout->_bf._base != nullptr && in_heap(stdout->_bf._base));
     }
     { // strdup: _strdup_r -> _malloc_r.
         const tlsf::heap_stats before = snapshot();

@@ -22,21 +22,27 @@ typedef struct app_step {
     uint32_t in_heap;     /* the pointer(s) it produced lie in __heap_start..__heap_end */
 } app_step_t;
 
-enum { APP_STEP_PRINTF, APP_STEP_STRDUP, APP_STEP_MAP, APP_STEP_EXCEPTION, APP_STEP_CALLOC,
-       APP_STEP_COUNT };
+enum {
+    APP_STEP_PRINTF,
+    APP_STEP_STRDUP,
+    APP_STEP_MAP,
+    APP_STEP_EXCEPTION,
+    APP_STEP_CALLOC,
+    APP_STEP_COUNT
+};
 
 typedef struct app_report {
     uint32_t magic;
-    uint32_t kind;            /* 1: demo, 2: perft */
-    uint32_t done;            /* main reached its end */
+    uint32_t kind; /* 1: demo, 2: perft */
+    uint32_t done; /* main reached its end */
     /* demo */
     uint32_t allocs_before_main; /* alloc_count when main starts (libstdc++'s EH pool) */
-    uint32_t retarget_calls;  /* calls of the malloc family (C side) */
-    uint32_t lock_calls;      /* times the heap's lock was taken (TLSF_LOCK_INTERRUPTS:
-                                 probes inside the lock that saw interrupts masked) */
-    uint32_t lock_depth;      /* must be 0 at the end */
-    uint32_t heap_check;      /* tlsf_check of the default heap: 1 if clean */
-    uint32_t live_blocks_end; /* blocks still allocated at the end */
+    uint32_t retarget_calls;     /* calls of the malloc family (C side) */
+    uint32_t lock_calls;         /* times the heap's lock was taken (TLSF_LOCK_INTERRUPTS:
+                                    probes inside the lock that saw interrupts masked) */
+    uint32_t lock_depth;         /* must be 0 at the end */
+    uint32_t heap_check;         /* tlsf_check of the default heap: 1 if clean */
+    uint32_t live_blocks_end;    /* blocks still allocated at the end */
     app_step_t steps[APP_STEP_COUNT];
     /* perft */
     uint32_t perft_depth;

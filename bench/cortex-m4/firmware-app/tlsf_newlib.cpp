@@ -35,7 +35,8 @@
 #include <tlsf/global_new.hpp>
 
 #if TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_INTERRUPTS && TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_USER
-#error "build the image with -DTLSF_DEFAULT_HEAP_LOCK=TLSF_LOCK_INTERRUPTS (or TLSF_LOCK_USER, below)"
+#error                                                                                             \
+    "build the image with -DTLSF_DEFAULT_HEAP_LOCK=TLSF_LOCK_INTERRUPTS (or TLSF_LOCK_USER, below)"
 #endif
 
 #ifdef TLSF_NEWLIB_COUNTERS
@@ -57,8 +58,8 @@ namespace {
 // Here, too, interrupts off (PRIMASK) around every heap operation, through function
 // pointers and with counters, so that the demo can show the hooks are used and released.
 
-std::uint32_t lock_depth;     // nesting: only the outermost unlock restores PRIMASK
-std::uint32_t saved_primask;  // PRIMASK as the outermost lock found it
+std::uint32_t lock_depth;    // nesting: only the outermost unlock restores PRIMASK
+std::uint32_t saved_primask; // PRIMASK as the outermost lock found it
 
 void heap_lock(void *) noexcept {
     std::uint32_t primask;

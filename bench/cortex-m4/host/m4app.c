@@ -384,13 +384,20 @@ int main(int argc, char **argv) {
     double min_nano = 1.46, min_full = 1.0;
     memset(runs, 0, sizeof runs);
     for (i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--demo") == 0) mode = 1;
-        else if (strcmp(argv[i], "--perft") == 0) mode = 2;
-        else if (strcmp(argv[i], "--check") == 0) check = 1;
-        else if (strcmp(argv[i], "--code-hook") == 0) code_hook = 1;
-        else if (strcmp(argv[i], "--profile") == 0) profile = 1;
-        else if (strcmp(argv[i], "--min-nano-ratio") == 0 && i + 1 < argc) min_nano = atof(argv[++i]);
-        else if (strcmp(argv[i], "--min-full-ratio") == 0 && i + 1 < argc) min_full = atof(argv[++i]);
+        if (strcmp(argv[i], "--demo") == 0)
+            mode = 1;
+        else if (strcmp(argv[i], "--perft") == 0)
+            mode = 2;
+        else if (strcmp(argv[i], "--check") == 0)
+            check = 1;
+        else if (strcmp(argv[i], "--code-hook") == 0)
+            code_hook = 1;
+        else if (strcmp(argv[i], "--profile") == 0)
+            profile = 1;
+        else if (strcmp(argv[i], "--min-nano-ratio") == 0 && i + 1 < argc)
+            min_nano = atof(argv[++i]);
+        else if (strcmp(argv[i], "--min-full-ratio") == 0 && i + 1 < argc)
+            min_full = atof(argv[++i]);
         else if (argv[i][0] != '-' && n < 8) {
             char *eq = strchr(argv[i], '=');
             runs[n].path = eq ? eq + 1 : argv[i];
@@ -398,8 +405,9 @@ int main(int argc, char **argv) {
                      eq ? argv[i] : "image");
             n++;
         } else {
-            fprintf(stderr, "usage: m4app --demo IMAGE | --perft [--check] [--code-hook] [--profile] "
-                            "[--min-nano-ratio R] [--min-full-ratio R] LABEL=IMAGE...\n");
+            fprintf(stderr,
+                    "usage: m4app --demo IMAGE | --perft [--check] [--code-hook] [--profile] "
+                    "[--min-nano-ratio R] [--min-full-ratio R] LABEL=IMAGE...\n");
             return 2;
         }
     }

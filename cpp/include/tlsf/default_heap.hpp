@@ -130,7 +130,8 @@ struct default_heap_state {
     // Set once the heap has its configured memory (and, for TLSF_LOCK_USER, its lock).
     std::atomic<bool> built{false};
 
-    constexpr default_heap_state() noexcept : instance(constant_lock(), constant_pool_source()) {}
+    constexpr default_heap_state() noexcept : instance(constant_lock(), constant_pool_source()) {
+    }
 
   private:
     // The lock, where it is known at compile time. The program's own (TLSF_LOCK_USER) is
@@ -220,10 +221,15 @@ inline bool default_heap_lock_known() noexcept {
 class default_heap_guard {
   public:
 #if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
-    default_heap_guard() noexcept { default_heap_storage_instance.state.mutex.lock(); }
-    ~default_heap_guard() { default_heap_storage_instance.state.mutex.unlock(); }
+    default_heap_guard() noexcept {
+        default_heap_storage_instance.state.mutex.lock();
+    }
+    ~default_heap_guard() {
+        default_heap_storage_instance.state.mutex.unlock();
+    }
 #else
-    default_heap_guard() noexcept {} // user-provided: an empty guard is no "unused variable"
+    default_heap_guard() noexcept {
+    } // user-provided: an empty guard is no "unused variable"
 #endif
     default_heap_guard(const default_heap_guard &) = delete;
     default_heap_guard &operator=(const default_heap_guard &) = delete;

@@ -58,8 +58,7 @@ inline constexpr bool plain_new_is_malloc = new_alignment <= alignment;
 // to try before the handler - searching again would count a second failure in the
 // heap's statistics. Out of line: only runs when memory is short, on first use, and for
 // over-aligned requests.
-TLSF_DETAIL_COLD inline void *global_new_slow(std::size_t bytes, std::size_t align,
-                                              bool searched) {
+TLSF_DETAIL_COLD inline void *global_new_slow(std::size_t bytes, std::size_t align, bool searched) {
     heap &h = default_heap(); // gives it its memory on first use
     bool attempt = !searched || h.grow(bytes, align);
     for (;;) {

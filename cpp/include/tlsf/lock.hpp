@@ -52,9 +52,7 @@ class interrupt_guard {
         // masked section.
         __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(saved_primask_)::"memory");
     }
-    ~interrupt_guard() {
-        __asm__ volatile("msr primask, %0" ::"r"(saved_primask_) : "memory");
-    }
+    ~interrupt_guard() { __asm__ volatile("msr primask, %0" ::"r"(saved_primask_) : "memory"); }
     interrupt_guard(const interrupt_guard &) = delete;
     interrupt_guard &operator=(const interrupt_guard &) = delete;
 
@@ -82,8 +80,7 @@ inline void interrupt_lock(void *) noexcept {
 
 inline void interrupt_unlock(void *) noexcept {
     if (--interrupt_lock_nesting.depth == 0)
-        __asm__ volatile("msr primask, %0" ::"r"(interrupt_lock_nesting.saved_primask)
-                         : "memory");
+        __asm__ volatile("msr primask, %0" ::"r"(interrupt_lock_nesting.saved_primask) : "memory");
 }
 
 } // namespace detail

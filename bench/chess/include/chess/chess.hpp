@@ -14,4 +14,4 @@
 #include "chess/position.hpp"
 #include "chess/types.hpp"
 
-#endif  // CHESS_CHESS_HPP
+#endif // CHESS_CHESS_HPP

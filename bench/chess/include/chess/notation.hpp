@@ -7,24 +7,24 @@
 namespace chess {
 
 // Writes two characters, e.g. "e4"; no terminator.
-inline void write_square(int sq, char* out) {
-  out[0] = static_cast<char>('a' + file_of(sq));
-  out[1] = static_cast<char>('1' + rank_of(sq));
+inline void write_square(int sq, char *out) {
+    out[0] = static_cast<char>('a' + file_of(sq));
+    out[1] = static_cast<char>('1' + rank_of(sq));
 }
 
 // Writes a NUL-terminated UCI move into `out`.
 inline void to_uci(Move m, char (&out)[6]) {
-  write_square(m.from, out);
-  write_square(m.to, out + 2);
-  const char* const kPromotionLetters = "pnbrqk";
-  if (m.promotion != kNoPieceType) {
-    out[4] = kPromotionLetters[m.promotion];
-    out[5] = '\0';
-  } else {
-    out[4] = '\0';
-  }
+    write_square(m.from, out);
+    write_square(m.to, out + 2);
+    const char *const kPromotionLetters = "pnbrqk";
+    if (m.promotion != kNoPieceType) {
+        out[4] = kPromotionLetters[m.promotion];
+        out[5] = '\0';
+    } else {
+        out[4] = '\0';
+    }
 }
 
-}  // namespace chess
+} // namespace chess
 
-#endif  // CHESS_NOTATION_HPP
+#endif // CHESS_NOTATION_HPP
