@@ -29,7 +29,7 @@ configs=(
   "m32|-DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE=$root/cmake/i386-linux.cmake -DTLSF_GTEST_FROM_SOURCE=ON|tlsf_core_tests|core"
   "portable-small|-DCMAKE_BUILD_TYPE=Release -DTLSF_USE_BUILTIN_BITSCAN=0 -DTLSF_SL_INDEX_LOG2=3 -DTLSF_MAX_BLOCK_LOG2=20|tlsf_core_tests|core"
   "lean|-DCMAKE_BUILD_TYPE=Release -DTLSF_STATS=0 -DTLSF_CHECKS=0|tlsf_core_tests|core"
-  "cxx23|-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=23 -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++|tlsf_cpp_test tlsf_cpp_global_new_test tlsf_cpp_no_exceptions_test tlsf_cpp_config_test|cpp"
+  "cxx23|-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=23 -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++|tlsf_cpp_test tlsf_cpp_global_new_test tlsf_cpp_global_new_grow_test tlsf_cpp_global_new_overaligned_test tlsf_cpp_no_exceptions_test tlsf_cpp_config_test tlsf_cpp_config_global_new_test heap_threads_stress heap_threads_stress_tsan|cpp"
 )
 
 mkdir -p "$out"

@@ -247,7 +247,7 @@ TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
     block = block_from_ptr(ptr);
     word = *slot_size(block);
     span = word_span(word);
-    memory_poison(ptr, block_usable(word));
+    memory_given_back(ptr, block_usable(word));
     stats_on_free(heap, span);
     next = block_at(block, span);
     next_word = *slot_size(next);

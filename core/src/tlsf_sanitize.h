@@ -188,7 +188,7 @@ static inline TLSF_NO_ASAN void fill_freed(void *start, size_t bytes) {
  * and ASan poisons it. In that order, since each step makes the bytes unwritable for the
  * next tool.
  */
-static inline TLSF_NO_ASAN void memory_poison(void *start, size_t bytes) {
+static inline TLSF_NO_ASAN void memory_given_back(void *start, size_t bytes) {
     fill_freed(start, bytes);
 #if TLSF_MEMCHECK
     VALGRIND_FREELIKE_BLOCK(start, 0);
