@@ -70,7 +70,7 @@ if [[ -x $host/tlsf_bench ]]; then
   if ((quick)); then
     gbench=(--benchmark_min_time=0.02 --benchmark_repetitions=2)
   else
-    gbench=(--benchmark_min_time=0.1 --benchmark_repetitions=6)
+    gbench=(--benchmark_min_time=0.2 --benchmark_repetitions=12)
   fi
   # Repetitions in random order, so that a noisy minute hurts every allocator alike;
   # medians are compared.
