@@ -41,3 +41,26 @@ function(tlsf_core_usage target)
   target_compile_definitions(${target} PRIVATE
     $<TARGET_PROPERTY:tlsf,INTERFACE_COMPILE_DEFINITIONS>)
 endfunction()
+
+# tlsf_tsan_core_objects(<name>): tlsf_core_objects(<name>) compiled with ThreadSanitizer,
+# for the thread stress tests, when the C compiler (and the C++ one, if the project uses
+# C++) can build and link with -fsanitize=thread. Sets <name>_FOUND in the caller's scope;
+# nothing is defined when it is false.
+function(tlsf_tsan_core_objects name)
+  include(CheckCSourceCompiles)
+  set(CMAKE_REQUIRED_FLAGS -fsanitize=thread)
+  set(CMAKE_REQUIRED_LINK_OPTIONS -fsanitize=thread)
+  check_c_source_compiles("int main(void) { return 0; }" TLSF_HAVE_TSAN_C)
+  set(_ok ${TLSF_HAVE_TSAN_C})
+  get_property(_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(_ok AND "CXX" IN_LIST _languages)
+    include(CheckCXXSourceCompiles)
+    check_cxx_source_compiles("int main() { return 0; }" TLSF_HAVE_TSAN_CXX)
+    set(_ok ${TLSF_HAVE_TSAN_CXX})
+  endif()
+  if(_ok)
+    tlsf_core_objects(${name})
+    target_compile_options(${name} PRIVATE -fsanitize=thread -g)
+  endif()
+  set(${name}_FOUND ${_ok} PARENT_SCOPE)
+endfunction()

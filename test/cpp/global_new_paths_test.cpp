@@ -35,10 +35,8 @@ tlsf::heap &heap() {
     return tlsf::default_heap();
 }
 
-void *volatile sink;
-void keep(void *pointer) {
-    sink = pointer;
-}
+using support::keep;
+using support::sink;
 
 using support::aligned;
 

@@ -32,11 +32,7 @@ tlsf::heap &heap() {
     return tlsf::default_heap();
 }
 
-// Keeps a pointer observable, so that the compiler may not elide a new/delete pair.
-void *volatile sink;
-void keep(void *pointer) {
-    sink = pointer;
-}
+using support::keep;
 
 using support::aligned;
 

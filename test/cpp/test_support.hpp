@@ -23,6 +23,12 @@ inline bool aligned(const void *pointer, std::size_t to) {
     return reinterpret_cast<std::uintptr_t>(pointer) % to == 0;
 }
 
+// Keeps a pointer observable, so that the compiler may not elide a new/delete pair.
+inline void *volatile sink;
+inline void keep(void *pointer) {
+    sink = pointer;
+}
+
 // Memory for a heap, aligned like max_align_t.
 class buffer {
   public:
