@@ -119,6 +119,14 @@ fi
 section "instructions per call: scripts/callgrind.sh"
 "$root/scripts/callgrind.sh" "$build" "$results" | tee "$results/callgrind.txt"
 
+shim=$build/core/malloc/libtlsf_malloc.so
+if [[ -f $shim ]]; then
+  section "whole programs on the drop-in malloc: bench/host/whole_programs.sh"
+  "$root/bench/host/whole_programs.sh" "$shim" "$results" | tee "$results/whole_programs.txt"
+else
+  echo "note: $shim not built, whole-program runs skipped"
+fi
+
 if command -v gnuplot >/dev/null; then
   section "pictures: scripts/plot_bench.gp"
   gnuplot -e "results='$results'" "$root/scripts/plot_bench.gp"

@@ -1977,6 +1977,31 @@ TEST(SealedHeaders, OverflowIntoTheNextHeaderIsReported) {
 
 // ---- AddressSanitizer cooperation ----------------------------------------------------------
 
+// What ASan itself reports: a read of a freed TLSF block, and a write past a block's usable
+// end into the next block's header, each stop the program at the faulting access with
+// ASan's report on an access to poisoned memory.
+TEST(AsanDeathTest, UseAfterFreeIsReported) {
+    if (!kAsan) GTEST_SKIP() << "not an ASan build";
+    Heap h(SmallPool());
+    auto *p = static_cast<volatile unsigned char *>(tlsf_malloc(h, 64));
+    ASSERT_NE(p, nullptr);
+    tlsf_free(h, const_cast<unsigned char *>(p));
+    EXPECT_DEATH((void)p[8], "AddressSanitizer: use-after-poison");
+}
+
+TEST(AsanDeathTest, OverflowIntoTheNextHeaderIsReported) {
+    if (!kAsan) GTEST_SKIP() << "not an ASan build";
+    Heap h(SmallPool());
+    auto *p = static_cast<volatile unsigned char *>(tlsf_malloc(h, 64));
+    ASSERT_NE(p, nullptr);
+    void *q = tlsf_malloc(h, 64);
+    ASSERT_NE(q, nullptr);
+    const std::size_t usable = tlsf_block_size(const_cast<unsigned char *>(p));
+    EXPECT_DEATH(p[usable] = 0xff, "AddressSanitizer: use-after-poison");
+    tlsf_free(h, q);
+    tlsf_free(h, const_cast<unsigned char *>(p));
+}
+
 TEST(Asan, OnlyLiveBlocksAreTheUsers) {
     if (!kAsan) GTEST_SKIP() << "not an ASan build";
     Heap h(SmallPool());
