@@ -16,7 +16,12 @@ results=${2:-.}
 rounds=${3:-3}
 workloads=$root/test/shim/workloads
 [[ -f $shim ]] || { echo "whole_programs: $shim not found" >&2; exit 1; }
+shim=$(realpath "$shim") # LD_PRELOAD must not depend on the programs' working directories
 mkdir -p "$results"
+# Every process that loads the library appends a line to this file at exit: the proof
+# that the TLSF runs really ran on TLSF.
+report=$(mktemp)
+trap 'rm -f "$report"' EXIT
 
 programs=(
   "python3 (dict, sort, json; 300k entries)|env PYTHONMALLOC=malloc python3 $workloads/python_heavy.py 300000"
@@ -41,8 +46,13 @@ for entry in "${programs[@]}"; do
   libc=() tlsf=()
   for ((i = 0; i < rounds; ++i)); do
     libc+=("$(seconds "${argv[@]}")")
-    tlsf+=("$(seconds env LD_PRELOAD="$shim" "${argv[@]}")")
+    tlsf+=("$(seconds env LD_PRELOAD="$shim" TLSF_MALLOC_REPORT="$report" "${argv[@]}")")
   done
+  if [[ ! -s $report ]]; then
+    echo "whole_programs: $name did not load $shim" >&2
+    exit 1
+  fi
+  : >"$report"
   a=$(printf '%s\n' "${libc[@]}" | median)
   b=$(printf '%s\n' "${tlsf[@]}" | median)
   ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", b / a }')
