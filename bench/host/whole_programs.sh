@@ -47,12 +47,12 @@ for entry in "${programs[@]}"; do
   for ((i = 0; i < rounds; ++i)); do
     libc+=("$(seconds "${argv[@]}")")
     tlsf+=("$(seconds env LD_PRELOAD="$shim" TLSF_MALLOC_REPORT="$report" "${argv[@]}")")
+    if [[ ! -s $report ]]; then
+      echo "whole_programs: $name did not load $shim" >&2
+      exit 1
+    fi
+    : >"$report"
   done
-  if [[ ! -s $report ]]; then
-    echo "whole_programs: $name did not load $shim" >&2
-    exit 1
-  fi
-  : >"$report"
   a=$(printf '%s\n' "${libc[@]}" | median)
   b=$(printf '%s\n' "${tlsf[@]}" | median)
   ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", b / a }')
