@@ -52,13 +52,30 @@ inline constexpr std::size_t new_alignment = alignof(std::max_align_t);
 // where it is smaller than the alignment new must provide; those go through memalign.)
 inline constexpr bool plain_new_is_malloc = new_alignment <= alignment;
 
-// The throwing forms beyond the first attempt: the new_handler loop, then failure
-// (std::bad_alloc, or the failure handler without exceptions). `searched`: the fast path
-// already searched the free lists for this request, so growing the heap is what is left
-// to try before the handler - searching again would count a second failure in the
-// heap's statistics. Out of line: only runs when memory is short, on first use, and for
-// over-aligned requests.
-TLSF_DETAIL_COLD inline void *global_new_slow(std::size_t bytes, std::size_t align, bool searched) {
+// Runs the new_handler for a nothrow form: false when it reports that there is no more
+// memory by throwing std::bad_alloc.
+inline bool run_new_handler_nothrow(std::new_handler handler) noexcept {
+#if TLSF_CPP_EXCEPTIONS
+    try {
+        handler();
+    } catch (const std::bad_alloc &) {
+        return false;
+    }
+#else
+    handler();
+#endif
+    return true;
+}
+
+// Every form beyond the first attempt: the new_handler loop, then failure - std::bad_alloc
+// (or the failure handler without exceptions) for the throwing forms, nullptr for the
+// nothrow ones. `searched`: the fast path already searched the free lists for this
+// request, so growing the heap is what is left to try before the handler - searching
+// again would count a second failure in the heap's statistics. Out of line: only runs when
+// memory is short, on first use, and for over-aligned requests.
+template <bool nothrow>
+TLSF_DETAIL_COLD inline void *new_handler_loop(std::size_t bytes, std::size_t align,
+                                               bool searched) noexcept(nothrow) {
     heap &h = default_heap(); // gives it its memory on first use
     bool attempt = !searched || h.grow(bytes, align);
     for (;;) {
@@ -67,34 +84,20 @@ TLSF_DETAIL_COLD inline void *global_new_slow(std::size_t bytes, std::size_t ali
         }
         attempt = true;
         std::new_handler handler = std::get_new_handler();
-        if (handler == nullptr) fail(failure::out_of_memory, bytes);
-        handler();
+        if constexpr (nothrow) {
+            if (handler == nullptr || !run_new_handler_nothrow(handler)) return nullptr;
+        } else {
+            if (handler == nullptr) fail(failure::out_of_memory, bytes);
+            handler();
+        }
     }
 }
 
-// The nothrow forms beyond the first attempt: the same loop; nullptr where the throwing
-// forms would fail.
-TLSF_DETAIL_COLD inline void *global_new_nothrow_slow(std::size_t bytes, std::size_t align,
-                                                      bool searched) noexcept {
-    heap &h = default_heap();
-    bool attempt = !searched || h.grow(bytes, align);
-    for (;;) {
-        if (attempt) {
-            if (void *block = h.memalign(align, bytes)) return block;
-        }
-        attempt = true;
-        std::new_handler handler = std::get_new_handler();
-        if (handler == nullptr) return nullptr;
-#if TLSF_CPP_EXCEPTIONS
-        try {
-            handler();
-        } catch (const std::bad_alloc &) {
-            return nullptr; // the handler's way of saying there is no more memory
-        }
-#else
-        handler();
-#endif
-    }
+inline void *global_new_slow(std::size_t bytes, std::size_t align, bool searched) {
+    return new_handler_loop<false>(bytes, align, searched);
+}
+inline void *global_new_nothrow_slow(std::size_t bytes, std::size_t align, bool searched) noexcept {
+    return new_handler_loop<true>(bytes, align, searched);
 }
 
 // The fast path of the plain forms, inline: the lock, one search of the free lists, the
