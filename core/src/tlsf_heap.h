@@ -183,7 +183,13 @@ static inline TLSF_NO_ASAN void free_list_insert_at(tlsf_t heap, block_t *block,
     uint32_t columns = heap->sl_bitmap[row];
     block_t *head = list_head(heap, index);
     /* An empty list's head words are stale: the head is then its own neighbour. */
-    block_t *first = (columns & bit) ? *slot_next_free(head) : head;
+    block_t *first;
+    if (TLSF_BRANCHLESS_LISTS) {
+        block_t *stale_or_first = *slot_next_free(head); /* read either way, then chosen */
+        first = (columns & bit) ? stale_or_first : head;
+    } else {
+        first = (columns & bit) ? *slot_next_free(head) : head;
+    }
     *slot_next_free(block) = first;
     *slot_prev_free(block) = head;
     *slot_prev_free(first) = block;
@@ -233,13 +239,27 @@ static inline TLSF_NO_ASAN unsigned find_free_class(tlsf_t heap, unsigned index)
     return (row << TLSF_SL_INDEX_LOG2) + bits_ffs32(candidates);
 }
 
+/* Record that class `index` has become empty if `emptied` is 1; change nothing if it is
+ * 0. The same ALU operations run either way: no branch to mispredict. */
+static inline TLSF_NO_ASAN void bitmap_clear_branchless(tlsf_t heap, unsigned index,
+                                                        uint32_t emptied) {
+    unsigned row = index >> TLSF_SL_INDEX_LOG2;
+    uint32_t columns = heap->sl_bitmap[row] & ~(emptied << (index & SL_MASK));
+    heap->sl_bitmap[row] = columns;
+    heap->fl_bitmap &= ~((uint32_t)(columns == 0) << row);
+}
+
 /* Unlink the first block of class `index`'s list (it is `block`). */
 static inline TLSF_NO_ASAN void free_list_pop(tlsf_t heap, unsigned index, block_t *block) {
     block_t *head = list_head(heap, index);
     block_t *next = *slot_next_free(block);
     *slot_next_free(head) = next;
     *slot_prev_free(next) = head;
-    if (next == head) bitmap_clear(heap, index);
+    /* Whether the list is now empty follows the request sizes (see TLSF_BRANCHLESS_LISTS). */
+    if (TLSF_BRANCHLESS_LISTS)
+        bitmap_clear_branchless(heap, index, (uint32_t)(next == head));
+    else if (next == head)
+        bitmap_clear(heap, index);
 }
 
 /* Unlink and return the first block of the first non-empty class at or above `index`, or
