@@ -12,6 +12,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <memory_resource>
+
+#include <tlsf/allocator.hpp>
+#include <tlsf/heap.hpp>
+#include <tlsf/memory_resource.hpp>
 
 #include "chess/chess.hpp"
 #include "chess/counting_allocator.hpp"
@@ -69,6 +74,58 @@ std::uint64_t run_std(const Options &opt) {
     return run_perft(opt, std::allocator<char>());
 }
 
+// A TLSF heap of the program's own, without a lock (perft runs on one thread), that
+// takes its pools from malloc: 1 MiB at first, then as much again as it has each time it
+// runs out, so any depth and TT size fit.
+class growing_heap {
+  public:
+    growing_heap() { heap_.set_pool_source(tlsf::pool_source{&malloc_pools::more, &pools_}); }
+    tlsf::heap &get() noexcept { return heap_; }
+
+  private:
+    struct malloc_pools {
+        static constexpr std::size_t kMax = 48; // doubling: beyond any address space
+        void *memory[kMax] = {};
+        std::size_t count = 0;
+        std::size_t obtained = 0;
+
+        malloc_pools() = default;
+        malloc_pools(const malloc_pools &) = delete;
+        malloc_pools &operator=(const malloc_pools &) = delete;
+        ~malloc_pools() {
+            for (std::size_t i = 0; i < count; ++i)
+                std::free(memory[i]);
+        }
+        static tlsf::region more(std::size_t needed, void *context) noexcept {
+            auto &self = *static_cast<malloc_pools *>(context);
+            std::size_t bytes = self.obtained > needed ? self.obtained : needed;
+            if (bytes < (std::size_t{1} << 20)) bytes = std::size_t{1} << 20;
+            void *pool = self.count < kMax ? std::malloc(bytes) : nullptr;
+            if (pool == nullptr) return {};
+            self.memory[self.count++] = pool;
+            self.obtained += bytes;
+            return {pool, bytes};
+        }
+    };
+    malloc_pools pools_; // declared first, so that it outlives the heap in its pools
+    tlsf::heap heap_;
+};
+
+std::uint64_t run_tlsf(const Options &opt) {
+    growing_heap heap;
+    return run_perft(opt, tlsf::allocator<char>(heap.get()));
+}
+
+std::uint64_t run_tlsf_default(const Options &opt) {
+    return run_perft(opt, tlsf::allocator<char>());
+}
+
+std::uint64_t run_pmr_tlsf(const Options &opt) {
+    growing_heap heap;
+    tlsf::memory_resource resource(heap.get());
+    return run_perft(opt, std::pmr::polymorphic_allocator<char>(&resource));
+}
+
 std::uint64_t run_counting(const Options &opt) {
     chess::AllocationStats stats;
     const std::uint64_t nodes = run_perft(opt, chess::counting_allocator<char>(stats));
@@ -94,6 +151,9 @@ struct AllocatorChoice {
 constexpr AllocatorChoice kAllocators[] = {
     {"libc", run_libc, "malloc/free from the C library"},
     {"std", run_std, "std::allocator (global operator new/delete)"},
+    {"tlsf", run_tlsf, "tlsf::allocator on a heap of its own, no lock (as the benchmark)"},
+    {"tlsf-default", run_tlsf_default, "tlsf::allocator on tlsf::default_heap() (locked)"},
+    {"pmr-tlsf", run_pmr_tlsf, "std::pmr::polymorphic_allocator on tlsf::memory_resource"},
     {"counting", run_counting, "malloc/free plus allocation statistics"},
 };
 
