@@ -12,6 +12,7 @@
 #   fragmentation.csv      live bytes at the first failure in a 1 MiB heap
 #   seed_workload.csv      the embedded seed's workload in a 175 KiB heap
 #   callgrind.csv          instructions per malloc and per free (scripts/callgrind.sh)
+#   cachegrind.csv         D1 misses and mispredicted branches per malloc+free (the same)
 #   *.png                  pictures (scripts/plot_bench.gp), if gnuplot is installed
 #   machine.txt            the machine, compiler and library versions
 # Every comparison runs side by side in one process (the machine this was written on is

@@ -9,7 +9,11 @@
 # the inclusive instruction count of each entry point by the calls it received. TLSF is
 # counted twice: as configured (statistics and free-time checks on, the defaults) and
 # built again in BUILD_DIR-lean with -DTLSF_STATS=0 -DTLSF_CHECKS=0.
-# Writes RESULTS_DIR/callgrind.csv and the callgrind.<allocator>.out files.
+# Then cachegrind (simulated caches and branch predictor) counts, for libc and TLSF, the
+# D1 cache misses and mispredicted branches per replacement (one free and one malloc): the
+# difference between a run of 100,000 replacements and a run of none, divided by 100,000,
+# so setup and teardown cancel out.
+# Writes RESULTS_DIR/callgrind.csv, cachegrind.csv and the callgrind.<allocator>.out files.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -57,3 +61,30 @@ run tlsf-lean "$lean/bench/host/tlsf_callgrind_workload" tlsf
 
 echo "workload 2 under callgrind: instructions (Ir) per call, inclusive of everything the entry point calls"
 python3 "$root/bench/host/callgrind_report.py" "$results/callgrind.csv" "${reports[@]}"
+
+# cachegrind's whole-program totals: D1 misses (reads + writes) and mispredicted branches
+# (conditional + indirect). Prints nothing if the program fails (a missing optional peer).
+cachegrind_totals() { # program allocator ops
+  local out
+  out=$(mktemp)
+  if valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes --cachegrind-out-file="$out" \
+    "$1" "$2" "$3" >/dev/null 2>&1; then
+    awk '/^summary:/ {print $6 + $9, $12 + $14}' "$out"
+  fi
+  rm -f "$out"
+}
+echo
+echo "workload 2 under cachegrind: per replacement (free + malloc), the difference of 100,000 and 0"
+{
+  echo "allocator,d1_misses_per_pair,mispredicts_per_pair"
+  for allocator in libc tlsf jemalloc mimalloc tcmalloc; do
+    with=$(cachegrind_totals "$program" "$allocator" "$ops")
+    without=$(cachegrind_totals "$program" "$allocator" 0)
+    [[ -n $with && -n $without ]] || continue
+    read -r misses_n branches_n <<<"$with"
+    read -r misses_0 branches_0 <<<"$without"
+    awk -v a="$allocator" -v m=$((misses_n - misses_0)) -v b=$((branches_n - branches_0)) \
+      -v n="$ops" 'BEGIN {printf "%s,%.2f,%.2f\n", a, m / n, b / n}'
+  done
+} >"$results/cachegrind.csv"
+column -s, -t "$results/cachegrind.csv"
