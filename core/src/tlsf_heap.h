@@ -16,8 +16,9 @@
  * of the list (a "pseudo-block" whose link slots are that pair). Because the head is a
  * node, unlinking any block is two stores with no special case, and the list just became
  * empty exactly when the unlinked block's two neighbours are the same node - the head,
- * whose class is then known from its address. A head is read only while its bitmap bit
- * is set, so creating a heap does not need to initialise the heads.
+ * whose class is then known from its address. A head's words are used only while its
+ * bitmap bit is set (TLSF_BRANCHLESS_LISTS may read a stale one, then discard it), so
+ * creating a heap does not need to initialise the heads.
  */
 #ifndef TLSF_HEAP_H
 #define TLSF_HEAP_H
