@@ -114,8 +114,9 @@
  *      mispredictions of the benchmarks' workload 2 on x86-64 (cachegrind) and took its
  *      time from 2.15 to 1.57 times glibc's (README, "Benchmarks").
  *   0  with branches that skip that work when it is not needed: about 6 instructions
- *      fewer per malloc on average and some 70 bytes less code on Cortex-M4, where a
- *      branch costs the same whichever way it goes. The worst case is the same.
+ *      fewer per malloc on average and 40 to 70 bytes less code on Cortex-M4, which does
+ *      not predict branches: a taken branch costs a short pipeline refill whichever way
+ *      it was expected to go. The worst case is the same either way.
  * Default: 0 on M-profile ARM (Cortex-M), 1 elsewhere. Not part of the configuration
  * tag: it changes no layout.
  */
