@@ -4,14 +4,19 @@
 //
 // The engine builds a std::list of moves at every node, edits std::list piece lists on
 // captures and keeps a std::map transposition table, all through the allocator it is
-// given. The node count is checked once before timing: a wrong count means the engine
-// (or an allocator) is broken, and its time would mean nothing. Reported as nodes/s.
+// given. Before the first timing on each allocator, the engine must reproduce the
+// reference counts of chess/reference.hpp (start position to depth 5, Kiwipete to 4,
+// positions 3 and 4 to 5) on that allocator, and every timed search must count 197,281
+// nodes: a wrong count means the engine or the allocator is broken, and a time would
+// mean nothing. Reported as nodes/s.
 #include <benchmark/benchmark.h>
 
 #include <chess/chess.hpp>
 #include <chess/malloc_allocator.hpp>
+#include <chess/reference.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "stl_allocators.hpp"
@@ -23,17 +28,35 @@ namespace {
 constexpr int kDepth = 4;
 constexpr std::uint64_t kExpectedNodes = 197281; // perft(4) of the start position
 
+// "" when the engine reproduces every reference count on `alloc`, else what went wrong.
 template <class Alloc>
-void chess_perft(benchmark::State &state, const Alloc &alloc) {
-    const std::uint64_t checked = chess::perft(chess::kStartFen, kDepth, alloc);
-    if (checked != kExpectedNodes) {
-        state.SkipWithError(
-            ("perft(4) = " + std::to_string(checked) + ", expected 197281").c_str());
+std::string check_reference_counts(const Alloc &alloc) {
+    for (const chess::reference::perft_check &check : chess::reference::kBenchmarkChecks) {
+        const std::uint64_t nodes = chess::perft(check.fen, check.depth, alloc);
+        if (nodes != check.nodes)
+            return std::string(check.name) + ": perft(" + std::to_string(check.depth) +
+                   ") = " + std::to_string(nodes) + ", expected " + std::to_string(check.nodes);
+    }
+    return "";
+}
+
+// `verdict` is shared by every run of one benchmark: null until the reference counts
+// were checked on its allocator, then the outcome.
+template <class Alloc>
+void chess_perft(benchmark::State &state, const Alloc &alloc,
+                 std::shared_ptr<std::string> &verdict) {
+    if (!verdict) verdict = std::make_shared<std::string>(check_reference_counts(alloc));
+    if (!verdict->empty()) {
+        state.SkipWithError(verdict->c_str());
         return;
     }
     std::uint64_t nodes = 0;
     for (auto _ : state) {
         nodes += chess::perft(chess::kStartFen, kDepth, alloc);
+    }
+    if (nodes != kExpectedNodes * static_cast<std::uint64_t>(state.iterations())) {
+        state.SkipWithError("a timed perft(4) did not count 197281 nodes");
+        return;
     }
     state.counters["nodes_per_s"] =
         benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
@@ -42,8 +65,9 @@ void chess_perft(benchmark::State &state, const Alloc &alloc) {
 template <class Alloc>
 void add(const char *allocator, const Alloc &alloc) {
     const std::string name = std::string("chess_perft/") + allocator;
-    benchmark::RegisterBenchmark(name.c_str(), [alloc](benchmark::State &state) {
-        chess_perft(state, alloc);
+    auto verdict = std::make_shared<std::shared_ptr<std::string>>();
+    benchmark::RegisterBenchmark(name.c_str(), [alloc, verdict](benchmark::State &state) {
+        chess_perft(state, alloc, *verdict);
     })->Unit(benchmark::kMillisecond);
 }
 

@@ -21,6 +21,7 @@
 #include "chess/chess.hpp"
 #include "chess/counting_allocator.hpp"
 #include "chess/notation.hpp"
+#include "chess/reference.hpp"
 
 // ---- global operator new accounting ---------------------------------------------
 // Replacing the global allocation functions lets a test prove that the engine
@@ -90,13 +91,11 @@ struct PerftCase {
     int reduced_depth;
 };
 
-const char *const kKiwipete =
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-const char *const kPosition3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
-const char *const kPosition4 = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
-const char *const kPosition5 = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8";
-const char *const kPosition6 =
-    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
+using chess::reference::kKiwipete;
+using chess::reference::kPosition3;
+using chess::reference::kPosition4;
+using chess::reference::kPosition5;
+using chess::reference::kPosition6;
 
 const std::vector<PerftCase> &perft_cases() {
     static const std::vector<PerftCase> cases = {
@@ -223,6 +222,20 @@ void PrintTo(const PerftParam &p, std::ostream *os) {
 }
 
 class PerftTest : public ::testing::TestWithParam<PerftParam> {};
+
+// The benchmarks' checks (chess/reference.hpp) agree with the per-depth table here, so
+// what the benchmarks verify before timing is what this suite verifies.
+TEST(Perft, BenchmarkChecksAgreeWithTheTable) {
+    for (const chess::reference::perft_check &check : chess::reference::kBenchmarkChecks) {
+        const PerftCase *found = nullptr;
+        for (const PerftCase &c : perft_cases())
+            if (std::strcmp(c.fen, check.fen) == 0) found = &c;
+        ASSERT_NE(found, nullptr) << check.name;
+        ASSERT_LE(static_cast<std::size_t>(check.depth), found->nodes.size()) << check.name;
+        EXPECT_EQ(found->nodes[static_cast<std::size_t>(check.depth - 1)], check.nodes)
+            << check.name;
+    }
+}
 
 TEST_P(PerftTest, MatchesReferenceCounts) {
     const PerftCase &c = perft_cases()[GetParam().case_index];
