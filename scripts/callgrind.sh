@@ -9,7 +9,7 @@
 # the inclusive instruction count of each entry point by the calls it received. TLSF is
 # counted twice: as configured (statistics and free-time checks on, the defaults) and
 # built again in BUILD_DIR-lean with -DTLSF_STATS=0 -DTLSF_CHECKS=0.
-# Then cachegrind (simulated caches and branch predictor) counts, for libc and TLSF, the
+# Then cachegrind (simulated caches and branch predictor) counts, for every allocator, the
 # D1 cache misses and mispredicted branches per replacement (one free and one malloc): the
 # difference between a run of 100,000 replacements and a run of none, divided by 100,000,
 # so setup and teardown cancel out.

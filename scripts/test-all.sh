@@ -17,7 +17,8 @@ jobs=$(nproc)
 # configuration runs them, the others skip them.
 quick="-DTLSF_SHIM_PROGRAM_TESTS=OFF -DTLSF_VALGRIND_TESTS=OFF"
 
-# name | cmake arguments | build targets (empty: all) | ctest label (empty: all)
+# name | cmake arguments | build targets (empty: all) | ctest label regex (empty: all;
+# the last field, so it may contain "|")
 # The first two build and run everything; the others exist for the core (and the C++
 # layer where the standard or the word size matters) and build only that, to keep CI
 # short. The sanitizer configuration also fills blocks (TLSF_FILL, test/core/test_fill.cpp),

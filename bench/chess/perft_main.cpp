@@ -1,6 +1,6 @@
 // perft command-line driver for the allocator benchmark.
 //
-//   perft [--fen FEN] [--depth N] [--alloc NAME] [--tt N] [--divide]
+//   perft [--fen FEN] [--depth N] [--alloc NAME] [--tt N] [--divide] [--expect N]
 //
 // Prints e.g. "perft(5) = 4865609 nodes, 1.23 s, 3.96e+06 nodes/s, alloc=libc".
 // To benchmark another allocator, write a run_xxx(const Options&) function
@@ -31,6 +31,8 @@ struct Options {
     const char *alloc = "libc";
     std::size_t tt_capacity = chess::kDefaultTtCapacity;
     bool divide = false;
+    bool check = false; // --expect given: exit 1 unless the count is `expected`
+    std::uint64_t expected = 0;
 };
 
 // Runs and reports the perft described by `opt` on an engine whose containers
@@ -76,11 +78,17 @@ std::uint64_t run_std(const Options &opt) {
 
 // A TLSF heap of the program's own, without a lock (perft runs on one thread), that
 // takes its pools from malloc: 1 MiB at first, then as much again as it has each time it
-// runs out, so any depth and TT size fit.
+// runs out, so any depth and TT size fit. (The benchmark's heap is one pool of 64 MiB,
+// touched in advance; here the first search also pays for growing and first touches.)
 class growing_heap {
   public:
     growing_heap() { heap_.set_pool_source(tlsf::pool_source{&malloc_pools::more, &pools_}); }
+    growing_heap(const growing_heap &) = delete;
+    growing_heap &operator=(const growing_heap &) = delete;
     tlsf::heap &get() noexcept { return heap_; }
+    void report() const {
+        std::printf("heap: %zu pool(s) from malloc, %zu bytes\n", pools_.count, pools_.obtained);
+    }
 
   private:
     struct malloc_pools {
@@ -113,7 +121,9 @@ class growing_heap {
 
 std::uint64_t run_tlsf(const Options &opt) {
     growing_heap heap;
-    return run_perft(opt, tlsf::allocator<char>(heap.get()));
+    const std::uint64_t nodes = run_perft(opt, tlsf::allocator<char>(heap.get()));
+    heap.report();
+    return nodes;
 }
 
 std::uint64_t run_tlsf_default(const Options &opt) {
@@ -123,7 +133,9 @@ std::uint64_t run_tlsf_default(const Options &opt) {
 std::uint64_t run_pmr_tlsf(const Options &opt) {
     growing_heap heap;
     tlsf::memory_resource resource(heap.get());
-    return run_perft(opt, std::pmr::polymorphic_allocator<char>(&resource));
+    const std::uint64_t nodes = run_perft(opt, std::pmr::polymorphic_allocator<char>(&resource));
+    heap.report();
+    return nodes;
 }
 
 std::uint64_t run_counting(const Options &opt) {
@@ -151,7 +163,7 @@ struct AllocatorChoice {
 constexpr AllocatorChoice kAllocators[] = {
     {"libc", run_libc, "malloc/free from the C library"},
     {"std", run_std, "std::allocator (global operator new/delete)"},
-    {"tlsf", run_tlsf, "tlsf::allocator on a heap of its own, no lock (as the benchmark)"},
+    {"tlsf", run_tlsf, "tlsf::allocator on a heap of its own, no lock, grown from malloc"},
     {"tlsf-default", run_tlsf_default, "tlsf::allocator on tlsf::default_heap() (locked)"},
     {"pmr-tlsf", run_pmr_tlsf, "std::pmr::polymorphic_allocator on tlsf::memory_resource"},
     {"counting", run_counting, "malloc/free plus allocation statistics"},
@@ -161,15 +173,17 @@ constexpr AllocatorChoice kAllocators[] = {
 
 void print_usage(std::FILE *to) {
     std::fprintf(to,
-                 "usage: perft [--fen FEN] [--depth N] [--alloc NAME] [--tt N] [--divide]\n"
+                 "usage: perft [--fen FEN] [--depth N] [--alloc NAME] [--tt N] [--divide]"
+                 " [--expect N]\n"
                  "  --fen FEN    position to search (default: start position)\n"
                  "  --depth N    search depth, 1..%d (default 5)\n"
                  "  --tt N       transposition table capacity in entries, 0 = off (default %zu)\n"
                  "  --divide     print the node count of every root move\n"
+                 "  --expect N   exit with status 1 unless the node count is N\n"
                  "  --alloc NAME allocator, one of:\n",
                  chess::kMaxHashedDepth - 1, chess::kDefaultTtCapacity);
     for (const AllocatorChoice &choice : kAllocators) {
-        std::fprintf(to, "      %-10s %s\n", choice.name, choice.description);
+        std::fprintf(to, "      %-13s %s\n", choice.name, choice.description);
     }
 }
 
@@ -211,6 +225,13 @@ int parse_options(int argc, char **argv, Options &opt) {
             opt.tt_capacity = static_cast<std::size_t>(number);
         } else if (std::strcmp(arg, "--alloc") == 0) {
             opt.alloc = value;
+        } else if (std::strcmp(arg, "--expect") == 0) {
+            if (!parse_unsigned(value, UINT64_MAX, number)) {
+                std::fprintf(stderr, "perft: bad node count '%s'\n", value);
+                return 2;
+            }
+            opt.check = true;
+            opt.expected = number;
         } else {
             std::fprintf(stderr, "perft: unknown option '%s'\n", arg);
             return 2;
@@ -231,7 +252,14 @@ int main(int argc, char **argv) {
     }
     for (const AllocatorChoice &choice : kAllocators) {
         if (std::strcmp(choice.name, opt.alloc) == 0) {
-            return choice.run(opt) == chess::kInvalidFen ? 1 : 0;
+            const std::uint64_t nodes = choice.run(opt);
+            if (nodes == chess::kInvalidFen) return 1;
+            if (opt.check && nodes != opt.expected) {
+                std::fprintf(stderr, "perft: expected %llu nodes\n",
+                             static_cast<unsigned long long>(opt.expected));
+                return 1;
+            }
+            return 0;
         }
     }
     std::fprintf(stderr, "perft: unknown allocator '%s'\n", opt.alloc);
