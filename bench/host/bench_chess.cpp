@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "stl_allocators.hpp"
@@ -40,12 +41,11 @@ std::string check_reference_counts(const Alloc &alloc) {
     return "";
 }
 
-// `verdict` is shared by every run of one benchmark: null until the reference counts
+// `verdict` is shared by every run of one benchmark: empty until the reference counts
 // were checked on its allocator, then the outcome.
 template <class Alloc>
-void chess_perft(benchmark::State &state, const Alloc &alloc,
-                 std::shared_ptr<std::string> &verdict) {
-    if (!verdict) verdict = std::make_shared<std::string>(check_reference_counts(alloc));
+void chess_perft(benchmark::State &state, const Alloc &alloc, std::optional<std::string> &verdict) {
+    if (!verdict) verdict = check_reference_counts(alloc);
     if (!verdict->empty()) {
         state.SkipWithError(verdict->c_str());
         return;
@@ -65,7 +65,7 @@ void chess_perft(benchmark::State &state, const Alloc &alloc,
 template <class Alloc>
 void add(const char *allocator, const Alloc &alloc) {
     const std::string name = std::string("chess_perft/") + allocator;
-    auto verdict = std::make_shared<std::shared_ptr<std::string>>();
+    auto verdict = std::make_shared<std::optional<std::string>>();
     benchmark::RegisterBenchmark(name.c_str(), [alloc, verdict](benchmark::State &state) {
         chess_perft(state, alloc, *verdict);
     })->Unit(benchmark::kMillisecond);

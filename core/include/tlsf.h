@@ -129,8 +129,8 @@ typedef struct tlsf_stats {
  * tlsf_create: build an empty heap (no pools) in `mem`, which must hold tlsf_size()
  * bytes and be aligned to tlsf_align_size(). Touches only the bitmaps and statistics,
  * not the free-list heads (a head's words are used only while its bitmap bit says its
- * list has blocks), so it takes a few dozen stores whatever the configuration. Returns the heap, or
- * NULL if `mem` is NULL or misaligned. The heap lives entirely inside `mem`.
+ * list has blocks), so it takes a few dozen stores whatever the configuration. Returns
+ * the heap, or NULL if `mem` is NULL or misaligned. The heap lives entirely inside `mem`.
  */
 tlsf_t tlsf_create(void *mem);
 

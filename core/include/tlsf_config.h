@@ -108,16 +108,16 @@
  * TLSF_BRANCHLESS_LISTS: how the heap deals with a list that is empty when a block goes
  * in, or becomes empty when malloc takes its first block.
  *   1  without a branch: the head's link is read either way and chosen by a conditional
- *      move, and the bitmap update runs either way with a bit that may be zero. Whether a
- *      list is or becomes empty follows the request sizes, so on a core that predicts
- *      branches (x86, Cortex-A) a branch there is mispredicted often: this halved the
+ *      move, and the list's bitmap word is updated either way, with a bit that may be
+ *      zero (the row's bit still only when the row empties). Whether a list is or
+ *      becomes empty follows the request sizes, so on a core that predicts branches
+ *      (x86, Cortex-A) a branch there is mispredicted often: this halved the
  *      mispredictions of the benchmarks' workload 2 on x86-64 (cachegrind) and took its
  *      time from 2.15 to 1.57 times glibc's (README, "Benchmarks").
  *   0  with branches that skip that work when it is not needed. On Cortex-M4, which does
- *      not predict branches, this makes malloc 6 to 8 instructions shorter on average
- *      and init+malloc+free 36 to 66 bytes smaller, for worst cases a little longer:
- *      malloc 115 against 114 instructions at -O2 (free 116 either way), free 124
- *      against 117 at -Os in the smallest configuration (bench/cortex-m4).
+ *      not predict branches, this makes malloc 3 to 4 instructions shorter on average
+ *      and init+malloc+free 6 to 58 bytes smaller, with the same worst cases (at -Os,
+ *      free is 1 instruction shorter) (bench/cortex-m4/run-counts.sh).
  * Default: 0 on M-profile ARM (Cortex-M), 1 elsewhere. Not part of the configuration
  * tag: it changes no layout.
  */

@@ -169,10 +169,12 @@ static inline TLSF_NO_ASAN unsigned list_index(tlsf_t heap, block_t *head) {
     return (unsigned)(((uintptr_t)head - (uintptr_t)list_head(heap, 0)) / (2 * sizeof(block_t *)));
 }
 
-/* Record that class `index` has become empty. */
-static inline TLSF_NO_ASAN void bitmap_clear(tlsf_t heap, unsigned index) {
+/* Record that class `index` has become empty if `emptied` is 1; change nothing if it is
+ * 0, so that a caller may pass the test on instead of branching on it. The row's bit goes
+ * with its last column. */
+static inline TLSF_NO_ASAN void bitmap_clear(tlsf_t heap, unsigned index, uint32_t emptied) {
     unsigned row = index >> TLSF_SL_INDEX_LOG2;
-    uint32_t columns = heap->sl_bitmap[row] & ~((uint32_t)1 << (index & SL_MASK));
+    uint32_t columns = heap->sl_bitmap[row] & ~(emptied << (index & SL_MASK));
     heap->sl_bitmap[row] = columns;
     if (columns == 0) heap->fl_bitmap &= ~((uint32_t)1 << row);
 }
@@ -210,7 +212,7 @@ static inline TLSF_NO_ASAN void free_list_remove(tlsf_t heap, block_t *block) {
     block_t *prev = *slot_prev_free(block);
     *slot_prev_free(next) = prev;
     *slot_next_free(prev) = next;
-    if (next == prev) bitmap_clear(heap, list_index(heap, prev)); /* only the head is left */
+    if (next == prev) bitmap_clear(heap, list_index(heap, prev), 1); /* only the head is left */
 }
 
 /* Let `fresh` take the list place of free block `old`, whose class it shares: no bitmap
@@ -240,27 +242,14 @@ static inline TLSF_NO_ASAN unsigned find_free_class(tlsf_t heap, unsigned index)
     return (row << TLSF_SL_INDEX_LOG2) + bits_ffs32(candidates);
 }
 
-/* Record that class `index` has become empty if `emptied` is 1; change nothing if it is
- * 0. The same ALU operations run either way: no branch to mispredict. */
-static inline TLSF_NO_ASAN void bitmap_clear_branchless(tlsf_t heap, unsigned index,
-                                                        uint32_t emptied) {
-    unsigned row = index >> TLSF_SL_INDEX_LOG2;
-    uint32_t columns = heap->sl_bitmap[row] & ~(emptied << (index & SL_MASK));
-    heap->sl_bitmap[row] = columns;
-    heap->fl_bitmap &= ~((uint32_t)(columns == 0) << row);
-}
-
 /* Unlink the first block of class `index`'s list (it is `block`). */
 static inline TLSF_NO_ASAN void free_list_pop(tlsf_t heap, unsigned index, block_t *block) {
     block_t *head = list_head(heap, index);
     block_t *next = *slot_next_free(block);
     *slot_next_free(head) = next;
     *slot_prev_free(next) = head;
-    /* Whether the list is now empty follows the request sizes (see TLSF_BRANCHLESS_LISTS). */
-    if (TLSF_BRANCHLESS_LISTS)
-        bitmap_clear_branchless(heap, index, (uint32_t)(next == head));
-    else if (next == head)
-        bitmap_clear(heap, index);
+    /* With TLSF_BRANCHLESS_LISTS the test is passed on rather than branched on. */
+    if (TLSF_BRANCHLESS_LISTS || next == head) bitmap_clear(heap, index, (uint32_t)(next == head));
 }
 
 /* Unlink and return the first block of the first non-empty class at or above `index`, or

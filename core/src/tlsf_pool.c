@@ -37,8 +37,8 @@ TLSF_NO_ASAN tlsf_t tlsf_create(void *mem) {
     size_t words = offsetof(struct tlsf_heap, heads) / sizeof(size_t);
     if (mem == NULL || ((uintptr_t)mem & (TLSF_ALIGN - 1))) return NULL;
     /* Bitmaps, statistics and handler only: a list head's words are used only while its
-     * bitmap bit is set, so the heads need no initialisation. A plain loop of a fixed count
-     * rather than memset keeps the C library's memset out of small images. */
+     * bitmap bit is set, so the heads need no initialisation. A plain loop of a fixed
+     * count rather than memset keeps the C library's memset out of small images. */
     while (words--)
         *word++ = 0;
     return heap;
