@@ -2,6 +2,7 @@
  * tlsf_inspect.c - what a heap can tell about itself: constants, statistics, the largest
  * allocatable request, consistency checks and error reporting.
  */
+#include "tlsf_cache.h"
 #include "tlsf_heap.h"
 
 #if TLSF_DEFAULT_ERROR_HANDLER
@@ -31,7 +32,11 @@ TLSF_NO_ASAN size_t tlsf_alloc_overhead(void) {
 
 TLSF_NO_ASAN size_t tlsf_largest_allocatable(tlsf_t heap) {
     unsigned row, index;
-    if (heap == NULL || heap->fl_bitmap == 0) return 0;
+    if (heap == NULL) return 0;
+    /* A malloc that the lists cannot serve drains the cache and searches again, so the
+     * answer is the lists' answer once the cache is drained (bounded work). */
+    tlsf_cache_flush(heap);
+    if (heap->fl_bitmap == 0) return 0;
     /* Every block of the highest non-empty class is at least that class's lower bound,
      * and a request rounds up to exactly that bound: it succeeds, one more byte does not. */
     row = bits_fls32(heap->fl_bitmap);
@@ -104,6 +109,9 @@ TLSF_NO_ASAN int tlsf_check(tlsf_t heap) {
             if (columns & ((uint32_t)1 << column))
                 errors += check_list(heap, (row << TLSF_SL_INDEX_LOG2) + column);
     }
+#if TLSF_CACHE
+    errors += tlsf_cache_check(heap);
+#endif
     return errors;
 }
 
@@ -125,10 +133,19 @@ TLSF_NO_ASAN void tlsf_default_error_handler(tlsf_t heap, tlsf_error_t reason, c
 }
 #endif
 
+/*
+ * The rule for misuse (tlsf.h, tlsf_error_handler_t): an installed handler hears of every
+ * case. With none, only misuse of blocks reaches the default handler (which aborts in
+ * hosted builds): a bad free or realloc has no result to report failure through, and the
+ * program's memory can no longer be trusted. A bad pool argument is reported by a NULL
+ * result (or, for tlsf_remove_pool, by the pool staying in the heap) and never aborts on
+ * its own.
+ */
 TLSF_NO_ASAN void tlsf_report(tlsf_t heap, tlsf_error_t reason, const void *ptr) {
-    if (heap && heap->on_error) heap->on_error(heap, reason, ptr, heap->on_error_user);
+    if (heap == NULL) return;
+    if (heap->on_error) heap->on_error(heap, reason, ptr, heap->on_error_user);
 #if TLSF_DEFAULT_ERROR_HANDLER
-    else if (heap)
+    else if (reason != TLSF_ERROR_BAD_POOL && reason != TLSF_ERROR_POOL_IN_USE)
         tlsf_default_error_handler(heap, reason, ptr, NULL);
 #endif
 }
