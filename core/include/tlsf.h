@@ -93,7 +93,7 @@ typedef struct tlsf_stats {
     size_t alloc_count;         /* successful allocations, reallocations that moved included */
     size_t free_count;          /* blocks freed */
     size_t failed_count;        /* allocation requests that returned NULL */
-    size_t largest_allocatable; /* same as tlsf_largest_allocatable() */
+    size_t largest_allocatable; /* served without draining the cache (see tlsf_get_stats) */
     size_t pool_count;          /* pools currently in the heap */
 } tlsf_stats_t;
 
@@ -199,9 +199,9 @@ void tlsf_remove_pool(tlsf_t tlsf, pool_t pool);
  * searches, one list removal and at most one split. When no list can serve the request
  * and the cache holds blocks, the cache is drained first (at most TLSF_CACHE_BYTES /
  * (2 * tlsf_alloc_overhead() + 2 * sizeof(void *)) ordinary frees; see tlsf_cache_flush)
- * and the search runs once more: a request fails only when the heap truly has no room. With TLSF_FILL the block's usable bytes hold
- * TLSF_FILL_ALLOC_BYTE (0xCD); this, and the same for memalign and realloc's added bytes,
- * costs a memset of the block.
+ * and the search runs once more: a request fails only when the heap truly has no room. With
+ * TLSF_FILL the block's usable bytes hold TLSF_FILL_ALLOC_BYTE (0xCD); this, and the same for
+ * memalign and realloc's added bytes, costs a memset of the block.
  */
 void *tlsf_malloc(tlsf_t tlsf, size_t bytes);
 
@@ -328,7 +328,10 @@ int tlsf_check(tlsf_t tlsf);
 int tlsf_check_pool(pool_t pool);
 
 /*
- * tlsf_get_stats: fill `*stats` with the heap's statistics. O(1). With TLSF_STATS == 0
+ * tlsf_get_stats: fill `*stats` with the heap's statistics. O(1), and it changes nothing
+ * (the cache is not flushed): largest_allocatable is the largest request served without
+ * draining the cache, which equals tlsf_largest_allocatable() when the cache is empty or
+ * compiled out and is never above it. Cached blocks count as free. With TLSF_STATS == 0
  * only pool_bytes, pool_count and largest_allocatable are filled; the rest are 0.
  * NULL arguments are ignored.
  */

@@ -20,7 +20,7 @@ TLSF_NO_ASAN int tlsf_cache_drain(tlsf_t heap) {
         heap->cache.top[index] = NULL;
         while (block != NULL) {
             block_t *below = *slot_next_free(block);
-            block_set_word(heap, block, *slot_size(block) & ~BLOCK_CACHED);
+            block_set_exempt_flags(block, *slot_size(block) & ~BLOCK_CACHED);
             tlsf_release_block(heap, block);
             block = below;
         }

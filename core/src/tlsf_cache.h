@@ -24,8 +24,9 @@
  * budget over the smallest span), each with the O(1) merging of an ordinary free, plus one
  * pass over the CACHE_CLASSES stack tops.
  *
- * The door: tlsf_alloc.c calls cache_take at the top of malloc, cache_put in free, and
- * cache_drain when the lists cannot serve a request; it does not know this layout.
+ * The door: tlsf_alloc.c calls cache_take at the top of malloc, cache_takes and cache_put
+ * in free, and cache_drain when the lists cannot serve a request; it does not know this
+ * layout.
  */
 #ifndef TLSF_CACHE_H
 #define TLSF_CACHE_H
@@ -53,7 +54,7 @@ static inline TLSF_NO_ASAN block_t *cache_take(tlsf_t heap, unsigned index, size
     if (block == NULL) return NULL;
     heap->cache.top[index] = *slot_next_free(block);
     heap->cache.bytes -= span;
-    block_set_word(heap, block, *slot_size(block) & ~BLOCK_CACHED);
+    block_set_exempt_flags(block, *slot_size(block) & ~BLOCK_CACHED);
     return block;
 #else
     (void)heap;
@@ -63,28 +64,34 @@ static inline TLSF_NO_ASAN block_t *cache_take(tlsf_t heap, unsigned index, size
 #endif
 }
 
-/*
- * free's shortcut: keep the checked block at `block` (size word `word`, span `span`) in
- * the cache if it is a plain block of an exact class and the budget allows. Returns 1 if
- * it was cached, 0 if free must give it to the lists.
- */
-static inline TLSF_NO_ASAN int cache_put(tlsf_t heap, block_t *block, size_t word, size_t span) {
+/* Does the cache take the block of size word `word` and span `span` now? (A plain block
+ * of an exact class, within the budget.) */
+static inline TLSF_NO_ASAN int cache_takes(tlsf_t heap, size_t word, size_t span) {
 #if TLSF_CACHE
-    size_t bytes = heap->cache.bytes + span;
-    block_t **top;
-    if (span >= CACHE_SPAN_LIMIT || (word & BLOCK_ALIGNED) || bytes > heap->cache.limit) return 0;
-    top = &heap->cache.top[span >> TLSF_ALIGN_LOG2];
-    heap->cache.bytes = bytes;
+    return span < CACHE_SPAN_LIMIT && !(word & BLOCK_ALIGNED) &&
+           heap->cache.bytes + span <= heap->cache.limit;
+#else
+    (void)heap;
+    (void)word;
+    (void)span;
+    return 0;
+#endif
+}
+
+/* free's shortcut: push the checked block at `block` (size word `word` as read, span
+ * `span`), which cache_takes accepted, onto its class's stack. */
+static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, block_t *block, size_t word, size_t span) {
+#if TLSF_CACHE
+    block_t **top = &heap->cache.top[span >> TLSF_ALIGN_LOG2];
+    heap->cache.bytes += span;
     *slot_next_free(block) = *top;
     *top = block;
-    block_set_word(heap, block, word | BLOCK_CACHED);
-    return 1;
+    block_set_exempt_flags(block, word | BLOCK_CACHED);
 #else
     (void)heap;
     (void)block;
     (void)word;
     (void)span;
-    return 0;
 #endif
 }
 

@@ -28,7 +28,8 @@
 #define BLOCK_GIVEN_BACK ((size_t)BLOCK_FREE)
 #endif
 
-/* Why `ptr` is not a live block of `heap` with intact neighbours, or TLSF_ERROR_NONE. */
+/* Why `ptr` is not a live block of `heap` with an intact next block, or TLSF_ERROR_NONE.
+ * (The previous block is checked only where free merges with it: block_check_prev.) */
 static inline TLSF_NO_ASAN tlsf_error_t block_misuse(tlsf_t heap, const void *ptr) {
 #if TLSF_CHECKS >= 1
     block_t *block = block_from_ptr(ptr);
@@ -44,11 +45,6 @@ static inline TLSF_NO_ASAN tlsf_error_t block_misuse(tlsf_t heap, const void *pt
     if (word_span(word) < MIN_SPAN) return TLSF_ERROR_BAD_POINTER;
     if (!block_header_intact(heap, block_at(block, word_span(word))))
         return TLSF_ERROR_CORRUPT_BLOCK;
-    if (word & BLOCK_PREV_FREE) {
-        block_t *prev = *slot_prev_phys(block);
-        if (!block_header_intact(heap, prev) || block_at(prev, word_span(*slot_size(prev))) != block)
-            return TLSF_ERROR_CORRUPT_BLOCK;
-    }
 #endif
 #else
     (void)ptr;
@@ -63,6 +59,28 @@ static inline TLSF_NO_ASAN int block_check_in_use(tlsf_t heap, const void *ptr) 
     if (reason == TLSF_ERROR_NONE) return 1;
     tlsf_report(heap, reason, ptr);
     return 0;
+}
+
+/* Before free merges the block at `ptr` (size word `word`) with the free block before it
+ * (TLSF_CHECKS >= 2): that block's header is sealed and its span leads here. BLOCK_PREV_FREE
+ * is not sealed (tlsf_heap.h), so this is what vouches for it. 1 if so, or the handler hears
+ * of a corrupt block and 0 is returned. */
+static inline TLSF_NO_ASAN int block_check_prev(tlsf_t heap, const void *ptr, size_t word) {
+#if TLSF_CHECKS >= 2
+    block_t *block = block_from_ptr(ptr);
+    block_t *prev;
+    if (!(word & BLOCK_PREV_FREE)) return 1;
+    prev = *slot_prev_phys(block);
+    if (block_header_intact(heap, prev) && block_at(prev, word_span(*slot_size(prev))) == block)
+        return 1;
+    tlsf_report(heap, TLSF_ERROR_CORRUPT_BLOCK, ptr);
+    return 0;
+#else
+    (void)heap;
+    (void)ptr;
+    (void)word;
+    return 1;
+#endif
 }
 
 #endif /* TLSF_CHECKS_H */

@@ -30,25 +30,46 @@ TLSF_NO_ASAN size_t tlsf_alloc_overhead(void) {
     return BLOCK_OVERHEAD;
 }
 
-TLSF_NO_ASAN size_t tlsf_largest_allocatable(tlsf_t heap) {
+/* The largest request the lists serve as they are: every block of the highest non-empty
+ * class is at least that class's lower bound, and a request rounds up to exactly that
+ * bound, so it succeeds and one more byte does not. */
+static TLSF_NO_ASAN size_t largest_in_lists(tlsf_t heap) {
     unsigned row, index;
-    if (heap == NULL) return 0;
-    /* A malloc that the lists cannot serve drains the cache and searches again, so the
-     * answer is the lists' answer once the cache is drained (bounded work). */
-    tlsf_cache_flush(heap);
     if (heap->fl_bitmap == 0) return 0;
-    /* Every block of the highest non-empty class is at least that class's lower bound,
-     * and a request rounds up to exactly that bound: it succeeds, one more byte does not. */
     row = bits_fls32(heap->fl_bitmap);
     index = (row << TLSF_SL_INDEX_LOG2) + bits_fls32(heap->sl_bitmap[row]);
     return class_lower_bound(index) - BLOCK_OVERHEAD;
+}
+
+/* The largest request served without draining the cache: the lists' answer, or the
+ * largest cached class if that is larger (a fixed pass over the cached classes). */
+static TLSF_NO_ASAN size_t largest_without_drain(tlsf_t heap) {
+    size_t largest = largest_in_lists(heap);
+#if TLSF_CACHE
+    unsigned index;
+    for (index = CACHE_CLASSES; index-- > 0;) {
+        if (heap->cache.top[index] == NULL) continue;
+        if (((size_t)index << TLSF_ALIGN_LOG2) - BLOCK_OVERHEAD > largest)
+            largest = ((size_t)index << TLSF_ALIGN_LOG2) - BLOCK_OVERHEAD;
+        break;
+    }
+#endif
+    return largest;
+}
+
+TLSF_NO_ASAN size_t tlsf_largest_allocatable(tlsf_t heap) {
+    if (heap == NULL) return 0;
+    /* A malloc that the lists cannot serve drains the cache and searches again, so the
+     * exact answer is the lists' answer once the cache is drained (bounded work). */
+    tlsf_cache_flush(heap);
+    return largest_in_lists(heap);
 }
 
 TLSF_NO_ASAN void tlsf_get_stats(tlsf_t heap, tlsf_stats_t *stats) {
     if (heap == NULL || stats == NULL) return;
     stats->pool_bytes = heap->pool_bytes;
     stats->pool_count = heap->pool_count;
-    stats->largest_allocatable = tlsf_largest_allocatable(heap);
+    stats->largest_allocatable = largest_without_drain(heap);
 #if TLSF_STATS
     stats->used_bytes = heap->used_bytes;
     stats->free_bytes = heap->pool_bytes - heap->used_bytes;

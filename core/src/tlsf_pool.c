@@ -125,7 +125,7 @@ TLSF_NO_ASAN void tlsf_walk_pool(pool_t pool, tlsf_walker walker, void *user) {
         size_t word = *slot_size(block);
         size_t span = word_span_any(word);
         if (!span_fits(block, span, sentinel)) break; /* damage: stop rather than run off */
-        if (word & (BLOCK_FREE | BLOCK_CACHED)) /* a cached block is free to its user */
+        if (word & (BLOCK_FREE | BLOCK_CACHED))       /* a cached block is free to its user */
             walker(block_to_ptr(block), span - HEADER_SIZE + TLSF_WORD, 0, user);
         else
             walker(block_to_ptr(block), block_usable(word), 1, user);

@@ -114,11 +114,10 @@ TEST(Constants, SizesAreConsistent) {
 }
 
 TEST(Constants, AbiTagNamesTheConfiguration) {
-    const std::string tag = "_a" + std::to_string(TLSF_ALIGN_LOG2) + "_s" +
-                            std::to_string(TLSF_SL_INDEX_LOG2) + "_m" +
-                            std::to_string(TLSF_MAX_BLOCK_LOG2) + "_t" +
-                            std::to_string(TLSF_STATS) + "_c" + std::to_string(TLSF_CHECKS) +
-                            "_k" + std::to_string(TLSF_CACHE ? TLSF_CACHE_BYTES : 0);
+    const std::string tag =
+        "_a" + std::to_string(TLSF_ALIGN_LOG2) + "_s" + std::to_string(TLSF_SL_INDEX_LOG2) + "_m" +
+        std::to_string(TLSF_MAX_BLOCK_LOG2) + "_t" + std::to_string(TLSF_STATS) + "_c" +
+        std::to_string(TLSF_CHECKS) + "_k" + std::to_string(TLSF_CACHE ? TLSF_CACHE_BYTES : 0);
     EXPECT_EQ(std::string(TLSF_TEST_STR(tlsf_malloc)), "tlsf_malloc" + tag);
     EXPECT_EQ(std::string(TLSF_TEST_STR(tlsf_create)), "tlsf_create" + tag);
     EXPECT_EQ(std::string(TLSF_TEST_STR(tlsf_free)), "tlsf_free" + tag);
@@ -378,6 +377,7 @@ TEST(RemovePool, PoolInUseIsReportedAndKept) {
     Fill(a, tlsf_block_size(a), 1);
     Fill(b, tlsf_block_size(b), 2);
     auto expect_refused = [&](const char *what) {
+        tlsf_cache_flush(h); // tlsf_remove_pool flushes the cache before it looks
         Snapshot before = Take(h);
         std::vector<WalkedBlock> walk = Walk(pool);
         h.log().Clear();
@@ -1632,7 +1632,9 @@ TEST(Stats, CountAllocationsFreesAndFailuresExactly) {
         EXPECT_EQ(s.failed_count, fails) << when;
         EXPECT_EQ(s.peak_used_bytes, peak) << when;
         EXPECT_EQ(s.pool_bytes, pool) << when;
-        EXPECT_EQ(s.largest_allocatable, tlsf_largest_allocatable(h)) << when;
+        // The statistics leave the cache alone; the exact answer flushes it.
+        EXPECT_LE(s.largest_allocatable, tlsf_largest_allocatable(h)) << when;
+        EXPECT_EQ(Stats(h).largest_allocatable, tlsf_largest_allocatable(h)) << when;
     };
     for (std::size_t n :
          {std::size_t(0), std::size_t(1), std::size_t(100), std::size_t(1000), std::size_t(5000)}) {
