@@ -229,6 +229,46 @@
 #define TLSF_MEMCHECK 0
 #endif
 
+/*
+ * Sizes that follow from the settings, known at compile time (each equals what the
+ * function of the same meaning returns; the library checks that when it is built):
+ *   TLSF_CONTROL_BYTES   tlsf_size(): the control structure;
+ *   TLSF_POOL_OVERHEAD_BYTES  tlsf_pool_overhead(): a pool's bytes outside its blocks;
+ *   TLSF_MIN_SPAN_BYTES  the span of the smallest block (tlsf_block_size_min() +
+ *                        tlsf_alloc_overhead());
+ *   TLSF_HEAP_MIN_BYTES  the least memory tlsf_create_with_pool accepts: the control
+ *                        structure and a pool of one smallest block (what
+ *                        tlsf::static_heap<N> asserts at compile time).
+ * The seal shares the size word when 16 bits or more are left above the largest span and
+ * the cache flag (TLSF_SEAL_IN_WORD), otherwise it takes a header word of its own.
+ */
+#define TLSF_WORD_BYTES_ (TLSF_PTR_BITS / 8)
+#define TLSF_ALIGN_BYTES_ (1 << TLSF_ALIGN_LOG2)
+#if TLSF_CHECKS >= 2 && TLSF_PTR_BITS - TLSF_MAX_BLOCK_LOG2 - 1 >= 16
+#define TLSF_SEAL_IN_WORD 1
+#else
+#define TLSF_SEAL_IN_WORD 0
+#endif
+#if TLSF_CHECKS >= 2 && !TLSF_SEAL_IN_WORD
+#define TLSF_HEADER_BYTES (2 * TLSF_WORD_BYTES_ + TLSF_ALIGN_BYTES_)
+#else
+#define TLSF_HEADER_BYTES (2 * TLSF_WORD_BYTES_)
+#endif
+#define TLSF_ROUND_UP_(n, a) (((n) + (a)-1) / (a) * (a))
+#define TLSF_POOL_OVERHEAD_BYTES                                                                   \
+    ((TLSF_ALIGN_BYTES_ - TLSF_HEADER_BYTES % TLSF_ALIGN_BYTES_) % TLSF_ALIGN_BYTES_ +             \
+     TLSF_HEADER_BYTES)
+#define TLSF_MIN_SPAN_BYTES                                                                        \
+    TLSF_ROUND_UP_(TLSF_HEADER_BYTES + 2 * TLSF_WORD_BYTES_, TLSF_ALIGN_BYTES_)
+#define TLSF_ROWS_ (TLSF_MAX_BLOCK_LOG2 - TLSF_SL_INDEX_LOG2 - TLSF_ALIGN_LOG2 + 1)
+#define TLSF_CONTROL_BYTES                                                                         \
+    TLSF_ROUND_UP_(TLSF_ROUND_UP_(4 * (1 + TLSF_ROWS_), TLSF_WORD_BYTES_) +                        \
+                       TLSF_WORD_BYTES_ * (5 * TLSF_STATS + 4 + (TLSF_CHECKS >= 2) +               \
+                                           TLSF_CACHE * ((2 << TLSF_SL_INDEX_LOG2) + 2) +          \
+                                           2 * (TLSF_ROWS_ << TLSF_SL_INDEX_LOG2)),                \
+                   TLSF_ALIGN_BYTES_)
+#define TLSF_HEAP_MIN_BYTES (TLSF_CONTROL_BYTES + TLSF_POOL_OVERHEAD_BYTES + TLSF_MIN_SPAN_BYTES)
+
 /* The cache's budget as it enters the tag: 0 when the cache is off. */
 #if TLSF_CACHE
 #define TLSF_CACHE_TAG_ TLSF_CACHE_BYTES

@@ -60,30 +60,20 @@ enum {
  */
 #define BLOCK_CACHED ((size_t)1 << TLSF_MAX_BLOCK_LOG2)
 
-/*
- * Sealed headers (TLSF_CHECKS >= 2, see tlsf_heap.h for the seal itself). Where the size
+/* Sealed headers (TLSF_CHECKS >= 2, see tlsf_heap.h for the seal itself): where the size
  * word has at least 16 bits above the largest span and BLOCK_CACHED, the seal fills them
- * (TLSF_SEAL_IN_WORD): the header keeps its two words. Elsewhere it takes a word of its
- * own after the size word, padded to the alignment.
- */
-#if TLSF_CHECKS >= 2 && TLSF_PTR_BITS - TLSF_MAX_BLOCK_LOG2 - 1 >= 16
-#define TLSF_SEAL_IN_WORD 1
-#else
-#define TLSF_SEAL_IN_WORD 0
-#endif
+ * (TLSF_SEAL_IN_WORD, tlsf_config.h) and the header keeps its two words; elsewhere it takes
+ * a word of its own after the size word, padded to the alignment. */
 /* The bits of a size word below the seal: span, flags and BLOCK_CACHED. */
 #if TLSF_SEAL_IN_WORD
 #define WORD_LOW_MASK ((BLOCK_CACHED << 1) - 1)
 #else
 #define WORD_LOW_MASK (~(size_t)0)
 #endif
+
 /* From the block start to the user pointer: prev_phys and the size word, and a seal word
  * (padded to the alignment) when the seal does not fit in the size word. */
-#if TLSF_CHECKS >= 2 && !TLSF_SEAL_IN_WORD
-#define HEADER_SIZE (2 * TLSF_WORD + TLSF_ALIGN)
-#else
-#define HEADER_SIZE (2 * TLSF_WORD)
-#endif
+#define HEADER_SIZE ((size_t)TLSF_HEADER_BYTES)
 /* Offset of the first block in an aligned pool, so that its user pointer is aligned. */
 #define POOL_START_OFFSET ((TLSF_ALIGN - HEADER_SIZE % TLSF_ALIGN) % TLSF_ALIGN)
 /* Header bytes an allocated block costs: its header less the next block's prev_phys

@@ -9,6 +9,9 @@
  *      interior pointer, another heap's block, the C library's, a stack buffer (bad
  *      pointer); and a header of the block's neighbours that lost its seal, which is what
  *      a write past the end of the block does to the next one (corrupt block).
+ *      (A write that changes nothing but the next block's PREV_FREE flag, which is not
+ *      sealed, is harmless until that flag is relied on, and block_check_prev catches it
+ *      there.)
  * The order matters for the reason reported: a foreign pointer often sits behind a word
  * with the "free" bit set (glibc's chunk sizes are odd), so the seal is checked before the
  * free bit, and a double free is named only for a header this heap sealed.

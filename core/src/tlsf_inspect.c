@@ -11,6 +11,17 @@
 #include <stdlib.h>
 #endif
 
+/* The compile-time sizes of tlsf_config.h agree with the layout. */
+typedef char
+    tlsf_check_control_bytes[(TLSF_CONTROL_BYTES ==
+                              ((sizeof(struct tlsf_heap) + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1)))
+                                 ? 1
+                                 : -1];
+typedef char tlsf_check_pool_bytes[(TLSF_POOL_OVERHEAD_BYTES == POOL_START_OFFSET + SENTINEL_SIZE &&
+                                    TLSF_MIN_SPAN_BYTES == MIN_SPAN)
+                                       ? 1
+                                       : -1];
+
 TLSF_NO_ASAN size_t tlsf_size(void) {
     return (sizeof(struct tlsf_heap) + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1);
 }

@@ -46,7 +46,7 @@ static_assert(std::is_nothrow_copy_constructible_v<int_allocator>);
 static_assert(std::is_nothrow_move_constructible_v<int_allocator>);
 static_assert(std::is_nothrow_constructible_v<int_allocator, const tlsf::allocator<double> &>);
 static_assert(std::is_nothrow_constructible_v<int_allocator, tlsf::heap &>);
-static_assert(std::is_convertible_v<tlsf::static_heap<1024> &, int_allocator>);
+static_assert(std::is_convertible_v<tlsf::static_heap<64 * 1024> &, int_allocator>);
 static_assert(noexcept(std::declval<int_allocator &>().deallocate(nullptr, 1)));
 static_assert(
     std::is_same_v<tlsf::string,

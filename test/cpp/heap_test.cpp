@@ -23,9 +23,13 @@ using support::buffer;
 static_assert(!std::is_copy_constructible_v<tlsf::heap>);
 static_assert(!std::is_move_constructible_v<tlsf::heap>);
 static_assert(!std::is_copy_assignable_v<tlsf::heap>);
-static_assert(std::is_base_of_v<tlsf::heap, tlsf::static_heap<1024>>);
-static_assert(alignof(tlsf::static_heap<1024>) >= tlsf::alignment);
-static_assert(tlsf::static_heap<4096>::capacity == 4096);
+static_assert(std::is_base_of_v<tlsf::heap, tlsf::static_heap<64 * 1024>>);
+static_assert(alignof(tlsf::static_heap<64 * 1024>) >= tlsf::alignment);
+static_assert(tlsf::static_heap<64 * 1024>::capacity == 64 * 1024);
+static_assert(tlsf::static_heap<64 * 1024>::minimum == tlsf::heap::minimum_bytes);
+static_assert(tlsf::heap::minimum_bytes > TLSF_HEAP_MIN_BYTES);
+// A size below the minimum does not compile: test/cpp/static_heap_too_small.cpp (ctest
+// tlsf_cpp_static_heap_too_small_fails_to_compile).
 
 TEST(Heap, BuildsOverCallerMemory) {
     buffer memory(kHeapBytes);
@@ -61,7 +65,21 @@ TEST(Heap, ConstructorRejectsUnusableMemory) {
     EXPECT_THROW(tlsf::heap(memory.data(), 64), std::invalid_argument);
     // Room for the control structure but not for a pool.
     EXPECT_THROW(tlsf::heap(memory.data(), tlsf_size()), std::invalid_argument);
-    EXPECT_THROW(tlsf::static_heap<256>{}, std::invalid_argument);
+}
+
+// The compile-time minimum is exact: a static heap of that size works and serves the
+// smallest block, and the C layer agrees with the constant.
+TEST(Heap, StaticHeapOfTheMinimumSizeWorks) {
+    EXPECT_EQ(std::size_t(TLSF_CONTROL_BYTES), tlsf_size());
+    EXPECT_EQ(std::size_t(TLSF_HEAP_MIN_BYTES),
+              tlsf_size() + tlsf_pool_overhead() + tlsf_alloc_overhead() + tlsf_block_size_min());
+    auto heap = std::make_unique<tlsf::static_heap<tlsf::heap::minimum_bytes>>();
+    ASSERT_TRUE(*heap);
+    void *p = heap->malloc(tlsf_block_size_min());
+    EXPECT_NE(p, nullptr);
+    EXPECT_EQ(heap->malloc(1), nullptr);
+    heap->free(p);
+    EXPECT_TRUE(heap->check());
 }
 
 TEST(Heap, FailureHandlerRunsBeforeTheException) {
@@ -88,9 +106,6 @@ TEST(Heap, NothrowConstructorLeavesTheHeapEmpty) {
     EXPECT_EQ(heap.stats().pool_bytes, 0u);
     EXPECT_EQ(heap.largest_allocatable(), 0u);
     EXPECT_TRUE(heap.check());
-
-    tlsf::static_heap<256> tiny(std::nothrow);
-    EXPECT_FALSE(tiny);
 }
 
 TEST(Heap, EmptyHeapTakesItsControlStructureFromTheFirstPool) {

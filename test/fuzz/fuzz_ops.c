@@ -60,6 +60,8 @@ typedef struct live {
     size_t bytes;       /* requested */
     size_t usable;      /* tlsf_block_size() when allocated */
     size_t keep_align;  /* the alignment a later realloc must keep */
+    int recorded;       /* from memalign above tlsf_align_size(): the block's last usable
+                           word is followed by its alignment record */
     uint32_t seed;      /* contents: pattern(seed, i) for every i < usable */
     int pool;           /* the pool slot holding the block */
 } live_t;
@@ -423,6 +425,7 @@ static void adopt(live_t *b, void *ptr, size_t bytes, size_t keep_align, int zer
     b->bytes = bytes;
     b->usable = usable;
     b->keep_align = keep_align < align_size() ? align_size() : keep_align;
+    b->recorded = 0; /* the memalign and realloc callers say otherwise */
     b->seed = ++M.next_seed * 2654435761u;
     fill(b);
 }
@@ -517,8 +520,14 @@ static void check_stats(void) {
     tlsf_get_stats(M.heap, &s);
     REQUIRE(s.pool_count == active, "stats.pool_count is wrong", NULL, s.pool_count, active);
     REQUIRE(s.pool_bytes == span_sum, "stats.pool_bytes is wrong", NULL, s.pool_bytes, span_sum);
+    /* The statistics leave the front cache alone, so their answer is what the heap serves
+     * without a drain: never above the exact one, and equal to it once flushed. */
+    REQUIRE(s.largest_allocatable <= tlsf_largest_allocatable(M.heap),
+            "stats.largest_allocatable above tlsf_largest_allocatable()", NULL,
+            s.largest_allocatable, tlsf_largest_allocatable(M.heap));
+    tlsf_get_stats(M.heap, &s);
     REQUIRE(s.largest_allocatable == tlsf_largest_allocatable(M.heap),
-            "stats.largest_allocatable differs from tlsf_largest_allocatable()", NULL,
+            "stats.largest_allocatable differs from tlsf_largest_allocatable() after a flush", NULL,
             s.largest_allocatable, tlsf_largest_allocatable(M.heap));
 #if TLSF_STATS
     REQUIRE(s.live_blocks == live_count(-1), "stats.live_blocks is wrong", NULL, s.live_blocks,
@@ -628,6 +637,7 @@ static void op_memalign(input_t *in, int aligned_alloc) {
     REQUIRE(((uintptr_t)p & (align - 1)) == 0, "memalign: the block is not aligned", p, align,
             bytes);
     adopt(b, p, bytes, align, 0);
+    b->recorded = align > align_size();
 }
 
 static size_t take_offset(input_t *in, size_t align, size_t bytes) {
@@ -677,6 +687,7 @@ static void op_memalign_offset(input_t *in) {
     {
         size_t natural = natural_alignment(p), keep = natural < align ? natural : align;
         adopt(b, p, bytes, keep, 0);
+        b->recorded = align > align_size();
     }
 }
 
@@ -726,6 +737,7 @@ static void op_realloc(input_t *in) {
             old.keep_align, bytes);
     b->ptr = NULL; /* the old block is gone (or is p) */
     adopt(b, p, bytes, old.keep_align, 0);
+    b->recorded = old.recorded;
 }
 
 static void op_free(input_t *in) {
@@ -844,6 +856,11 @@ static void op_remove_pool(input_t *in) {
 
 static void op_check(input_t *in) {
     uint8_t mode = take8(in);
+    if (mode & 2) { /* the front cache given back to the lists first */
+        if (tlsf_fuzz_verbose) fprintf(stderr, "  cache flush\n");
+        tlsf_cache_flush(M.heap);
+        expect_no_error("tlsf_cache_flush");
+    }
     full_check();
     if (mode & 1) {
         tlsf_stats_t s;
@@ -918,8 +935,55 @@ static void misuse_null_heap(void) {
     expect_no_error("calls with NULL arguments");
 }
 
+#if TLSF_CHECKS >= 2
+/* Copy bytes that may lie past the end of a live block (the next block's header): the
+ * writes there are misuse on purpose, which the core then refuses, so ASan must not stop
+ * them. */
+static FUZZ_NO_ASAN void copy_raw(unsigned char *to, const unsigned char *from, size_t n) {
+    size_t i;
+    for (i = 0; i < n; ++i)
+        to[i] = from[i];
+}
+
+/* A pointer into memory no heap wrote (zeroed, as a fresh stack or static buffer is), and
+ * a write of 1..4 bytes past a plain live block's end (into the next header): free,
+ * realloc and tlsf_usable_size refuse both with the right reason and change nothing. */
+static void misuse_sealed(live_t *b, uint8_t variant, uint8_t k) {
+    static union {
+        unsigned char bytes[256];
+        long double align; /* C99 has no max_align_t */
+        void *pointer;
+    } zeroed;
+    unsigned char saved[4], junk[4];
+    size_t n = 1 + k % 4;
+    unsigned char *ptr = variant == 5 ? zeroed.bytes + 2 * align_size() : b->ptr;
+    unsigned char *past = b->ptr + b->usable;
+    tlsf_error_t reason = variant == 5 ? TLSF_ERROR_BAD_POINTER : TLSF_ERROR_CORRUPT_BLOCK;
+    if (variant == 6) {
+        if (b->recorded) return; /* past its end is its alignment record, not a header */
+        /* The first byte changes a sealed bit for sure (FREE): a change of PREV_FREE alone
+         * is not sealed, and is caught where it is relied on (tlsf_checks.h). */
+        size_t i;
+        copy_raw(saved, past, n);
+        for (i = 0; i < n; ++i)
+            junk[i] = (unsigned char)(saved[i] ^ (i == 0 ? 0x01 | (k & 0x04) : 0x41 + k % 16));
+        copy_raw(past, junk, n);
+    }
+    if (tlsf_fuzz_verbose)
+        fprintf(stderr, "  %s(%p)\n", variant == 5 ? "zeroed" : "overflow", (void *)ptr);
+    tlsf_free(M.heap, ptr);
+    expect_error(reason, ptr, "free");
+    REQUIRE(tlsf_realloc(M.heap, ptr, (size_t)k + 1) == NULL, "realloc of a refused pointer", ptr,
+            0, 0);
+    expect_error(reason, ptr, "realloc");
+    REQUIRE(tlsf_usable_size(M.heap, ptr) == 0, "usable size of a refused pointer", ptr, 0, 0);
+    expect_error(reason, ptr, "tlsf_usable_size");
+    if (variant == 6) copy_raw(past, saved, n);
+}
+#endif
+
 static void op_misuse(input_t *in) {
-    uint8_t variant = take8(in) % 5;
+    uint8_t variant = take8(in) % 7;
     live_t *b = take_slot(in);
     uint8_t k = take8(in);
     tlsf_stats_t before, after;
@@ -942,7 +1006,13 @@ static void op_misuse(input_t *in) {
         return;
     }
     tlsf_get_stats(M.heap, &before);
-    if (variant == 1 || variant == 2) { /* misaligned pointers */
+    if (variant >= 5) {
+#if TLSF_CHECKS >= 2
+        misuse_sealed(b, variant, k);
+#else
+        return;
+#endif
+    } else if (variant == 1 || variant == 2) { /* misaligned pointers */
         unsigned char *bad = b->ptr + 1 + k % (align_size() - 1);
         void *r = NULL;
         if (variant == 1)

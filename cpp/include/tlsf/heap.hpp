@@ -163,12 +163,13 @@ class heap {
     }
 
     // The usable size of a block allocated from this heap (at least what was asked for);
-    // 0 for nullptr. Takes the lock: the block's size word also holds the "previous block
-    // is free" flag, which a malloc or free of its neighbour changes.
+    // 0 for nullptr; a pointer that is not a live block of this heap is misuse, reported
+    // like a bad deallocate (tlsf_usable_size). Takes the lock: the block's size word also holds
+    // the "previous block is free" flag, which a malloc or free of its neighbour changes.
     std::size_t usable_size(const void *block) const noexcept {
         if (block == nullptr) return 0;
         detail::scoped_lock guard{lock_};
-        return tlsf_block_size(const_cast<void *>(block));
+        return tlsf_usable_size(handle_, block); // checked: a foreign block is reported
     }
 
     // The heap's statistics (tlsf_get_stats); all zero for an empty heap. O(1).
@@ -283,6 +284,13 @@ class heap {
     static constexpr std::size_t link_bytes =
         (sizeof(pool_link) + alignment - 1) & ~(alignment - 1);
 
+  public:
+    // The least memory heap(memory, bytes) accepts at an aligned `memory`: the control
+    // structure and one pool (its link and one smallest block). TLSF_HEAP_MIN_BYTES is the
+    // C layer's part (tlsf_config.h).
+    static constexpr std::size_t minimum_bytes = TLSF_HEAP_MIN_BYTES + link_bytes;
+
+  private:
     static pool_t pool_of(const pool_link *link) noexcept {
         return reinterpret_cast<pool_t>(const_cast<char *>(reinterpret_cast<const char *>(link)) +
                                         link_bytes);
@@ -385,8 +393,23 @@ struct heap_storage {
 // function-local static instead. Converts to tlsf::heap&.
 template <std::size_t Bytes>
 class static_heap : private detail::heap_storage<Bytes>, public heap {
+    // A size that cannot hold the control structure and one smallest block fails to
+    // compile; the compiler's note names the instantiation, whose second argument is the
+    // minimum (heap::minimum_bytes).
+    template <std::size_t Have, std::size_t Minimum>
+    struct size_check {
+        static_assert(Have >= Minimum,
+                      "tlsf::static_heap<Bytes>: Bytes is below the minimum for this "
+                      "configuration (tlsf::heap::minimum_bytes: see size_check<Bytes, "
+                      "Minimum>)");
+        static constexpr bool value = true;
+    };
+    static_assert(size_check<Bytes, heap::minimum_bytes>::value, "");
+
   public:
     static constexpr std::size_t capacity = Bytes;
+    // The least Bytes this configuration accepts.
+    static constexpr std::size_t minimum = heap::minimum_bytes;
 
     // Builds the heap in the storage. Throws std::invalid_argument if Bytes is too small
     // (without exceptions: the failure handler).
