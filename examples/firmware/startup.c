@@ -22,10 +22,16 @@ extern constructor_t __init_array_start[], __init_array_end[];
 
 int main(void);
 void Reset_Handler(void);
+void _fini(void);
 
 /* What crtbegin.o would define (-nostartfiles leaves it out): the handle under which C++
  * registers the destructors of static objects. */
 void *__dso_handle = &__dso_handle;
+
+/* Also from crti.o: what the full newlib's exit() calls after the static destructors.
+ * Nothing to do here; the destructors themselves are registered with __cxa_atexit. */
+void _fini(void) {
+}
 
 /* Any fault or unexpected interrupt: say so and stop with status 128 + exception number. */
 static void unexpected_exception(void) {
