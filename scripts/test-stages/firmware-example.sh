@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Stage: examples/firmware, the copyable firmware project, builds with
-# cmake/arm-none-eabi.cmake (warnings as errors) and runs to completion on QEMU's
-# mps2-an386 board (Cortex-M4): its exit status must be 0 and its UART output must hold
-# the expected results. Usage: firmware-example.sh [build-dir]
+# cmake/arm-none-eabi.cmake (warnings as errors; soft float + newlib-nano, and hard float +
+# full newlib) and runs to completion on QEMU's mps2-an386 board (Cortex-M4): its exit
+# status must be 0 and its UART output must hold the expected results. About 30 s.
+# Usage: firmware-example.sh [build-dir]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=${1:-$root/build/test/firmware-example}
