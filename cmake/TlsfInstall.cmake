@@ -5,17 +5,19 @@
 #
 # Layout under the prefix:
 #   include/tlsf/tlsf.h, tlsf_config.h, tlsf_version.h, tlsf_malloc.h   the C headers
-#   include/tlsf/*.hpp                                                   the C++ headers
+#   include/tlsf/tlsf/*.hpp                                              the C++ headers
 #   lib/libtlsf.a, lib/libtlsf_malloc.so
 #   lib/cmake/tlsf/, lib/pkgconfig/tlsf.pc
-# tlsf::tlsf puts include/tlsf on the include path (so `#include "tlsf.h"` works) and
-# tlsf::cpp puts include there (so `#include <tlsf/tlsf.hpp>` works).
+# Only include/tlsf goes on a consumer's include path (CMake targets and pkg-config alike):
+# `#include "tlsf.h"` and `#include <tlsf/tlsf.hpp>` both work, and that directory holds
+# nothing but tlsf_*.h and the tlsf/ folder, so no name in it (tlsf_config.h; the C++
+# layer's config.hpp, lock.hpp, ...) can shadow or clash with another package's header.
 include(CMakePackageConfigHelpers)
 
 set(_tlsf_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/tlsf)
 set_target_properties(tlsf_cpp PROPERTIES EXPORT_NAME cpp)
 install(TARGETS tlsf tlsf_cpp EXPORT tlsfTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/include/ ${PROJECT_SOURCE_DIR}/cpp/include/tlsf/
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/include/ ${PROJECT_SOURCE_DIR}/cpp/include/
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tlsf)
 install(EXPORT tlsfTargets NAMESPACE tlsf:: DESTINATION ${_tlsf_cmake_dir})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/tlsfConfig.cmake.in
@@ -44,7 +46,7 @@ libdir=\${prefix}/${CMAKE_INSTALL_LIBDIR}
 Name: tlsf
 Description: ${PROJECT_DESCRIPTION}
 Version: ${PROJECT_VERSION}
-Cflags: -I\${includedir}/tlsf -I\${includedir}\
+Cflags: -I\${includedir}/tlsf\
 $<$<BOOL:${_tlsf_pc_defines}>: -D$<JOIN:${_tlsf_pc_defines}, -D>>
 Libs: -L\${libdir} -ltlsf
 ")

@@ -3,7 +3,7 @@
 # builds tlsf's libraries on their own, in a configuration other than the default
 # (TLSF_SL_INDEX_LOG2=4: the symbols' ABI tag changes, so a consumer that does not get the
 # define from the package fails to link), installs them into <WORK>/prefix and checks the
-# layout: the C headers under include/tlsf/, none directly in include/.
+# layout: everything under include/tlsf/, the C++ headers in include/tlsf/tlsf/.
 # cmake -DTLSF_SOURCE_DIR=<tlsf> -DWORK=<dir> -DC_COMPILER=.. -DCXX_COMPILER=.. -P this
 include(${CMAKE_CURRENT_LIST_DIR}/consumer_steps.cmake)
 set(build ${WORK}/tlsf-build)
@@ -15,14 +15,17 @@ consumer_run("configure tlsf" ${CMAKE_COMMAND} -S ${TLSF_SOURCE_DIR} -B ${build}
 consumer_run("build tlsf" ${CMAKE_COMMAND} --build ${build} -j 2)
 consumer_run("install tlsf" ${CMAKE_COMMAND} --install ${build})
 
-foreach(header tlsf.h tlsf_config.h tlsf_version.h tlsf.hpp global_new.hpp)
+foreach(header tlsf.h tlsf_config.h tlsf_version.h tlsf/tlsf.hpp tlsf/global_new.hpp)
   if(NOT EXISTS ${prefix}/include/tlsf/${header})
     consumer_fail("not installed: include/tlsf/${header}")
   endif()
 endforeach()
-file(GLOB _loose ${prefix}/include/*.h)
-if(NOT "${_loose}" STREQUAL "")
-  consumer_fail("headers installed directly into include/, where they can clash: ${_loose}")
+# include/tlsf is the directory on consumers' include paths: only tlsf_* names and the
+# tlsf/ folder may be there; include/ itself holds nothing but tlsf/.
+file(GLOB _on_path RELATIVE ${prefix}/include ${prefix}/include/* ${prefix}/include/tlsf/*)
+list(FILTER _on_path EXCLUDE REGEX "^tlsf(/tlsf(_[a-z]+)*\\.h|/tlsf)?$")
+if(NOT "${_on_path}" STREQUAL "")
+  consumer_fail("installed where they can clash with other packages' headers: ${_on_path}")
 endif()
 file(GLOB_RECURSE _pc ${prefix}/tlsf.pc)
 if("${_pc}" STREQUAL "")

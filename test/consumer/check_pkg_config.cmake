@@ -4,7 +4,8 @@
 # against consumer_install's prefix. The library there was built with
 # TLSF_SL_INDEX_LOG2=4, so Cflags must carry that define: without it the program would ask
 # for symbols of another configuration and fail to link.
-# cmake -DWORK=<dir> -DC_COMPILER=.. -DPKG_CONFIG=<pkg-config> -P this
+# The C++ consumer is built the same way.
+# cmake -DWORK=<dir> -DC_COMPILER=.. -DCXX_COMPILER=.. -DPKG_CONFIG=<pkg-config> -P this
 include(${CMAKE_CURRENT_LIST_DIR}/consumer_steps.cmake)
 file(GLOB_RECURSE _pc ${WORK}/prefix/tlsf.pc)
 get_filename_component(_pc_dir "${_pc}" DIRECTORY)
@@ -23,4 +24,9 @@ set(program ${WORK}/pkg_config_consumer)
 consumer_run("compile and link with pkg-config's flags" ${C_COMPILER} -std=c11
   ${CMAKE_CURRENT_LIST_DIR}/app/consumer.c ${_flags} -o ${program})
 consumer_run("run" ${program})
-message("consumer_pkg_config: built and ran with pkg-config's flags")
+# The C++ layer through the same flags: <tlsf/tlsf.hpp> is found under include/tlsf.
+set(program_cpp ${WORK}/pkg_config_consumer_cpp)
+consumer_run("compile the C++ consumer with pkg-config's flags" ${CXX_COMPILER} -std=c++17
+  ${CMAKE_CURRENT_LIST_DIR}/app/consumer.cpp ${_flags} -o ${program_cpp})
+consumer_run("run the C++ consumer" ${program_cpp})
+message("consumer_pkg_config: C and C++ built and ran with pkg-config's flags")
