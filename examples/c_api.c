@@ -16,9 +16,10 @@
 
 #define POOL_BYTES (64u * 1024u)
 
-/* Room for the control structure (about 14.5 KB on 64-bit, 3 KB on 32-bit) and two pools,
+/* Room for the control structure (tlsf_size(): 14.5 KB on 64-bit, 3 KB on 32-bit in the
+ * default configuration, twice that with twice the second-level lists) and two pools,
  * plus slack for aligning each. */
-static unsigned char control_memory[16u * 1024u + 64u];
+static unsigned char control_memory[32u * 1024u + 64u];
 static unsigned char first_pool_memory[POOL_BYTES + 64u];
 static unsigned char second_pool_memory[POOL_BYTES + 64u];
 
