@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Stage: examples/firmware, the copyable firmware project, builds with
-# cmake/arm-none-eabi.cmake (warnings as errors; soft float + newlib-nano, and hard float +
-# full newlib) and runs to completion on QEMU's mps2-an386 board (Cortex-M4): its exit
-# status must be 0 and its UART output must hold the expected results. About 30 s.
+# cmake/arm-none-eabi.cmake (warnings as errors) twice - soft float, newlib-nano, tlsf by
+# add_subdirectory; hard float, full newlib, tlsf installed and found by find_package -
+# and each runs to completion on QEMU's mps2-an386 board (Cortex-M4): its exit status
+# must be 0 and its UART output must hold the expected results. About 20 s.
 # Usage: firmware-example.sh [build-dir]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -13,16 +14,30 @@ for tool in arm-none-eabi-g++ qemu-system-arm; do
   command -v "$tool" >/dev/null || { echo "firmware-example: $tool missing (scripts/install-deps.sh)" >&2; exit 1; }
 done
 
-# Two builds: the defaults (soft float, newlib-nano, -Os) and the other choices of the
-# toolchain file (the FPU, which the startup code must enable, and the full newlib).
-for variant in "MinSizeRel soft nano" "Release hard full"; do
-  read -r type abi newlib <<<"$variant"
+# Two builds: the defaults (soft float, newlib-nano, -Os, tlsf through add_subdirectory)
+# and the other choices (the FPU, which the startup code must enable, the full newlib, and
+# tlsf cross-built, installed and found with find_package).
+toolchain=$root/cmake/arm-none-eabi.cmake
+for variant in "MinSizeRel soft nano subdirectory" "Release hard full package"; do
+  read -r type abi newlib library <<<"$variant"
   dir=$out/$type-$abi-$newlib
-  echo "--- firmware-example: $type, $abi float, newlib $newlib"
-  if ! { cmake -S "$root/examples/firmware" -B "$dir" -DCMAKE_BUILD_TYPE="$type" \
-           -DCMAKE_TOOLCHAIN_FILE="$root/cmake/arm-none-eabi.cmake" -DTLSF_M4_FLOAT_ABI="$abi" \
-           -DTLSF_M4_NEWLIB="$newlib" -DFIRMWARE_WERROR=ON &&
-         cmake --build "$dir" -j "$(nproc)"; } >"$dir.log" 2>&1; then
+  echo "--- firmware-example: $type, $abi float, newlib $newlib, tlsf by $library"
+  target=(-DCMAKE_BUILD_TYPE="$type" -DCMAKE_TOOLCHAIN_FILE="$toolchain"
+          -DTLSF_M4_FLOAT_ABI="$abi" -DTLSF_M4_NEWLIB="$newlib")
+  library_args=()
+  if [[ $library == package ]]; then
+    prefix=$out/tlsf-$abi-$newlib
+    rm -rf "$prefix"
+    if ! { cmake -S "$root" -B "$dir-tlsf" "${target[@]}" -DTLSF_BUILD_TESTS=OFF \
+             -DCMAKE_INSTALL_PREFIX="$prefix" &&
+           cmake --build "$dir-tlsf" --target install -j "$(nproc)"; } >"$dir-tlsf.log" 2>&1; then
+      tail -40 "$dir-tlsf.log"; exit 1
+    fi
+    # tlsf_DIR: the toolchain file confines package searches to the compiler's sysroot.
+    library_args=(-DFIRMWARE_TLSF_PACKAGE=ON -Dtlsf_DIR="$prefix/lib/cmake/tlsf")
+  fi
+  if ! { cmake -S "$root/examples/firmware" -B "$dir" "${target[@]}" "${library_args[@]}" \
+           -DFIRMWARE_WERROR=ON && cmake --build "$dir" -j "$(nproc)"; } >"$dir.log" 2>&1; then
     tail -40 "$dir.log"; exit 1
   fi
 
