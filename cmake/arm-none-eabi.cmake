@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # arm-none-eabi.cmake - CMake toolchain file for bare-metal Cortex-M4 (Thumb-2) with the
 # Debian/Ubuntu GNU Arm Embedded toolchain (arm-none-eabi-gcc/g++, newlib).
 #
@@ -12,9 +13,9 @@
 #                      full: the full newlib.
 #   TLSF_M4_TOOLCHAIN_PREFIX  the compiler prefix, default arm-none-eabi-.
 #
-# Executables need a linker script and startup code of their own (see bench/cortex-m4/);
-# without them --specs=nosys.specs gives stub syscalls so that test links succeed.
-# try_compile() builds static libraries only, so CMake's compiler checks never link.
+# Executables need a linker script, startup code and the newlib system calls of their own:
+# examples/firmware/ is a complete project to copy. try_compile() builds static libraries
+# only, so CMake's compiler checks never link.
 
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)
@@ -69,7 +70,11 @@ set(_tlsf_m4_common "${_tlsf_m4_cpu} ${_tlsf_m4_specs} -ffunction-sections -fdat
 set(CMAKE_C_FLAGS_INIT "${_tlsf_m4_common}")
 set(CMAKE_CXX_FLAGS_INIT "${_tlsf_m4_common}")
 set(CMAKE_ASM_FLAGS_INIT "${_tlsf_m4_cpu}")
-set(CMAKE_EXE_LINKER_FLAGS_INIT "${_tlsf_m4_cpu} ${_tlsf_m4_specs} -Wl,--gc-sections")
+# CMake links with the compiler driver and passes it the language's compile flags too, so
+# the CPU, float ABI and specs reach the linker from the flags above. They must not be
+# repeated here: a second --specs=nano.specs makes GCC fail ("attempt to rename spec
+# 'link' to already defined spec 'nano_link'").
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-Wl,--gc-sections")
 
 # Find headers and libraries in the target's sysroot only, programs on the host.
 execute_process(COMMAND ${TLSF_M4_GCC} -print-sysroot

@@ -43,6 +43,7 @@
 #include <stdint.h>
 
 #include "tlsf_config.h"
+#include "tlsf_version.h"
 
 #ifdef __cplusplus
 extern "C" {
