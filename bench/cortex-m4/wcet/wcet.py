@@ -32,6 +32,7 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True   # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import analysis  # noqa: E402
@@ -156,10 +157,9 @@ def print_path(analyzer, symbol, indent=0, out=sys.stdout):
         if kind[0] == "insn":
             insn = kind[1]
             mark = " [IT %s]" % insn.it_cond if insn.it_cond else ""
-            out.write("%s  %6x  %-40s %2d cyc%s\n" % (pad, insn.address, insn.text,
-                                                      cost_c if insn.kind not in (
-                                                          thumb.CALL,) else 1 + 3, mark))
             callee = getattr(insn, "callee", None)
+            own = cost_c - (callee.cycles if callee is not None else 0)
+            out.write("%s  %6x  %-40s %2d cyc%s\n" % (pad, insn.address, insn.text, own, mark))
             if insn.kind == thumb.CALL and callee is not None:
                 print_path(analyzer, callee.name, indent + 2, out)
         elif kind[0] == "tail" and kind[1] is not None:
