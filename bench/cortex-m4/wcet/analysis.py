@@ -13,9 +13,12 @@ an indirect branch or call not allowed by the configuration, a write to pc other
 return, a table branch without a visible bound, a branch into another function's middle,
 control running off the end of a function, a loop that the configuration does not bound.
 
-A loop allowed by the configuration (config.json, "bounded_loops") must be a single-entry
-loop without an inner loop; it becomes one node costing iterations x (longest pass through
-its body, from its header to the last node of any pass), reported as such.
+A loop allowed by the configuration (config.json, "bounded_loops": for each loop header, in
+the order of nesting, the most times it runs in one call) must be entered through one
+header; it becomes one node costing the sum over its headers of bound x longest pass (from
+the header to the next header or out of the loop), reported as such. Nested loops are
+allowed this way, each header with its own total bound (a drain's inner loop: the blocks
+of all stacks together).
 """
 
 import fnmatch
@@ -338,57 +341,85 @@ class FunctionGraph:
                         result.append(set(component))
         return result
 
+    def _loop_headers(self):
+        """Targets of the back edges of a depth-first walk from the entry, in the order the
+        walk discovers them: an outer loop's header before its inner loops' headers."""
+        preorder, on_path, headers = {}, set(), set()
+        work = [(self.entry, iter(self.edges.get(self.entry, [])))]
+        preorder[self.entry] = 0
+        on_path.add(self.entry)
+        while work:
+            node, it = work[-1]
+            for edge in it:
+                target = edge.target
+                if target in on_path:
+                    headers.add(target)
+                elif target not in preorder:
+                    preorder[target] = len(preorder)
+                    on_path.add(target)
+                    work.append((target, iter(self.edges.get(target, []))))
+                    break
+            else:
+                work.pop()
+                on_path.discard(node)
+        return sorted(headers, key=lambda h: preorder[h])
+
     def _collapse_loops(self):
         components = self._components()
         if not components:
             return
         function = self.function
         rule = self.analyzer.loop_rule(function)
-        first = min(components, key=lambda c: min(n for n in c if isinstance(n, int)))
-        header_guess = min(n for n in first if isinstance(n, int))
-        where = "%s: a loop at 0x%x..0x%x" % (function.name, header_guess,
-                                              max(n for n in first if isinstance(n, int)))
+        headers = self._loop_headers()
+        where = ", ".join("0x%x" % h for h in headers)
         if rule is None:
-            raise AnalysisError("%s: O(1) not shown: no bound for it in config.json "
-                                "\"bounded_loops\"" % where)
-        if len(components) != rule.get("loops", 1):
-            raise AnalysisError("%s: %d loops, config.json bounds %d" %
-                                (function.name, len(components), rule.get("loops", 1)))
+            raise AnalysisError("%s: a loop (header%s at %s): O(1) not shown: no bound for it "
+                                "in config.json \"bounded_loops\"" %
+                                (function.name, "s" if len(headers) > 1 else "", where))
+        iterations = rule["iterations"]
+        iterations = list(iterations) if isinstance(iterations, list) else [iterations]
+        if len(iterations) != len(headers):
+            raise AnalysisError("%s: %d loops (headers at %s), config.json bounds %d" %
+                                (function.name, len(headers), where, len(iterations)))
+        bound_of = dict(zip(headers, (int(n) for n in iterations)))
         for component in components:
-            self._collapse(component, rule)
+            self._collapse(component, bound_of, rule)
 
-    def _collapse(self, component, rule):
+    def _collapse(self, component, bound_of, rule):
+        """Replaces a loop (a strongly connected component) by one node. Cut at its
+        headers, the component is acyclic; every run through it is a sequence of passes,
+        each from a header to the next header or out, and header h starts at most
+        bound_of[h] of them: the node costs the sum of bound x longest pass."""
         function = self.function
         entries = {e.target for edges in self.edges.values() for e in edges
                    if e.target in component and e.source not in component}
-        if function.address in component:
-            entries.add(function.address)
-        if len(entries) != 1:
-            raise AnalysisError("%s: a loop with %d entries (irreducible): refused"
-                                % (function.name, len(entries)))
-        header = entries.pop()
-        # One pass: the body without the edges back to the header must be acyclic.
+        if self.entry in component:
+            entries.add(self.entry)
+        headers = [h for h in bound_of if h in component]
+        if len(entries) != 1 or not entries <= set(headers):
+            raise AnalysisError("%s: a loop entered at %s, not through one header "
+                                "(irreducible): refused" % (function.name, ", ".join(
+                                    "0x%x" % e for e in entries if isinstance(e, int))))
         inner = {n: [e for e in self.edges.get(n, []) if e.target in component
-                     and e.target != header] for n in component}
-        order = _topological(component, inner, "%s: a loop inside the loop at 0x%x: refused"
-                             % (function.name, header))
+                     and e.target not in headers] for n in component}
+        order = _topological(component, inner, "%s: a loop without a header: refused"
+                             % function.name)
         body_i, body_c = {}, {}
         for node in reversed(order):
             cost_i, cost_c = self._worst_node_cost(node, component)
             best_i, best_c = 0, 0
             for edge in self.edges.get(node, []):
                 penalty = timing.TAKEN if edge.taken else 0
-                if edge.target in component and edge.target != header:
+                if edge.target in component and edge.target not in headers:
                     best_i = max(best_i, body_i[edge.target])
                     best_c = max(best_c, penalty + body_c[edge.target])
-                elif edge.target == header:
+                elif edge.target in component:
                     best_c = max(best_c, penalty)
             body_i[node], body_c[node] = cost_i + best_i, cost_c + best_c
-        iterations = int(rule["iterations"])
-        pass_i, pass_c = body_i[header], body_c[header]
-        loop = ("loop", header)
-        self.nodes[loop] = ("loop", iterations, pass_i, pass_c, rule["why"])
-        self.bound.loops.append((function.name, header, iterations, pass_i, pass_c))
+        passes = [(h, bound_of[h], body_i[h], body_c[h]) for h in headers]
+        loop = ("loop", min(headers))
+        self.nodes[loop] = ("loop", passes, rule["why"])
+        self.bound.loops.extend((function.name,) + p for p in passes)
         # Rewire: edges into the component go to the loop node, edges out leave from it.
         out = [e for n in component for e in self.edges.get(n, []) if e.target not in component]
         for node in component:
@@ -399,7 +430,7 @@ class FunctionGraph:
                 if edge.target in component:
                     edge.target = loop
         self.edges[loop] = [Edge(loop, e.target, e.taken, e.previous) for e in out]
-        if function.address in component:
+        if self.entry in component:
             self.entry = loop
 
     def _worst_node_cost(self, node, component):
@@ -422,8 +453,8 @@ class FunctionGraph:
             callee = kind[1]
             return (callee.instructions, callee.cycles) if callee else (0, 0)
         if kind[0] == "loop":
-            _, iterations, pass_i, pass_c, _ = kind
-            return iterations * pass_i, iterations * pass_c
+            return (sum(n * pass_i for _, n, pass_i, _ in kind[1]),
+                    sum(n * pass_c for _, n, _, pass_c in kind[1]))
         insn = kind[1]
         instructions, cycles = 1, timing.cost(insn, previous)
         if insn.kind in (CALL, CALL_INDIRECT):

@@ -114,8 +114,11 @@ def analyse_image(image, config, measured):
             result.bound = analyzer.bound(symbol)
         except thumb.AnalysisError as error:
             result.error = str(error)
-        if root.get("measured"):
-            result.measured = measured.get((image.opt, image.config, root["measured"]))
+        names = root.get("measured") or []
+        names = [names] if isinstance(names, str) else names
+        values = [measured[(image.opt, image.config, n)] for n in names
+                  if (image.opt, image.config, n) in measured]
+        result.measured = max(values) if values else None
         results.append(result)
     return results, analyzer
 
@@ -166,9 +169,10 @@ def print_path(analyzer, symbol, indent=0, out=sys.stdout):
             out.write("%s  (tail call)\n" % pad)
             print_path(analyzer, kind[1].name, indent + 2, out)
         elif kind[0] == "loop":
-            _, iterations, pass_i, pass_c, why = kind
-            out.write("%s  loop: %d passes x <= %d instructions (%d cycles): %s\n"
-                      % (pad, iterations, pass_i, pass_c, why))
+            for header, iterations, pass_i, pass_c in kind[1]:
+                out.write("%s  loop at 0x%x: %d passes x <= %d instructions (%d cycles)\n"
+                          % (pad, header, iterations, pass_i, pass_c))
+            out.write("%s    (%s)\n" % (pad, kind[2]))
 
 
 def check(results, bounds):
