@@ -16,8 +16,10 @@ Options:
   --config FILE   the assumptions (default: config.json beside this script)
   --csv FILE      the harness's CSV, for the measured maxima
   --bounds FILE   bounds.h, for --check (default: ../bounds.h)
-  --check         exit 1 if a function cannot be analysed (a loop, an indirect branch...)
-                  or a static bound exceeds its "static:" / "static-cycles:" row in bounds.h
+  --check         exit 1 if a function cannot be analysed (a loop, an indirect branch...),
+                  if a static bound exceeds its "static:" / "static-cycles:" row in bounds.h,
+                  or (with --csv) if a static bound is below the measured maximum: a
+                  soundness check of the analysis and of config.json's loop bounds
   --path NAME     print the longest path of entry point NAME (malloc, free, ..., or a
                   symbol), callees expanded, for each image
   --quiet         only the check's verdicts and failures
@@ -73,8 +75,10 @@ def find_root(functions, pattern):
 def read_measured(path):
     """{(opt, config, function): max} from the harness CSV (scope 'all', TLSF rows)."""
     measured = {}
-    if not path or not os.path.exists(path):
+    if not path:
         return measured
+    if not os.path.exists(path):
+        raise SystemExit("wcet: no CSV %s (run the harness with --csv first)" % path)
     with open(path, newline="") as handle:
         for row in csv.DictReader(handle):
             if row["record"] == "call" and row["allocator"] == "tlsf" and row["scope"] == "all":
@@ -175,7 +179,7 @@ def print_path(analyzer, symbol, indent=0, out=sys.stdout):
             out.write("%s    (%s)\n" % (pad, kind[2]))
 
 
-def check(results, bounds):
+def check(results, bounds, quiet=False):
     """The --check verdicts; returns True when all is well."""
     ok, checked = True, 0
     print("\nCheck against bounds.h (static rows)")
@@ -184,10 +188,17 @@ def check(results, bounds):
             ok = False
             print("FAIL  %-22s %-16s refused: %s" % (r.image.label, r.root["name"], r.error))
             continue
+        if r.measured is not None and r.bound.instructions < r.measured:
+            ok = False
+            print("FAIL  %-22s %-16s static bound %d below the measured maximum %d: the "
+                  "analysis or a stated loop bound (config.json) is wrong"
+                  % (r.image.label, r.root["name"], r.bound.instructions, r.measured))
         for prefix, value in (("static:", r.bound.instructions),
                               ("static-cycles:", r.bound.cycles)):
             key = (r.image.opt, r.image.config, prefix + r.root["name"])
             if key not in bounds:
+                if quiet:
+                    continue
                 print("note  %-22s %-24s %6d (no row in bounds.h)" % (r.image.label,
                                                                      key[2], value))
                 continue
@@ -243,7 +254,7 @@ def main(argv=None):
     if not args.quiet and not args.path:
         print_table(results)
     if args.check:
-        return 0 if check(results, read_bounds(args.bounds)) else 1
+        return 0 if check(results, read_bounds(args.bounds), args.quiet) else 1
     return 1 if any(r.error for r in results) else 0
 
 
