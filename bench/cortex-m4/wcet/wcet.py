@@ -22,6 +22,7 @@ Options:
                   soundness check of the analysis and of config.json's loop bounds
   --path NAME     print the longest path of entry point NAME (malloc, free, ..., or a
                   symbol), callees expanded, for each image
+  --markdown      the table as Markdown (for README files)
   --quiet         only the check's verdicts and failures
 
 Exit status: 0 fine, 1 check failed or analysis refused, 2 usage or tool error.
@@ -155,6 +156,20 @@ def print_table(results):
             print("  - %s  [%s]" % (text, ", ".join(sorted(where))))
 
 
+def print_markdown(results):
+    print("| image | function | static | cycles <= | measured | gap |")
+    print("|---|---|---:|---:|---:|---:|")
+    for r in results:
+        if r.error:
+            print("| %s | %s | refused | | | |" % (r.image.label, r.root["name"]))
+            continue
+        measured = "-" if r.measured is None else str(r.measured)
+        gap = "" if r.measured is None else str(r.bound.instructions - r.measured)
+        print("| %s | %s | %d | %d | %s | %s |" % (r.image.label, r.root["name"],
+                                                 r.bound.instructions, r.bound.cycles,
+                                                 measured, gap))
+
+
 def print_path(analyzer, symbol, indent=0, out=sys.stdout):
     bound = analyzer.bounds[symbol]
     pad = "  " * indent
@@ -226,6 +241,7 @@ def main(argv=None):
     parser.add_argument("--bounds", default=os.path.join(HERE, "..", "bounds.h"))
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--path")
+    parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     with open(args.config) as handle:
@@ -251,7 +267,9 @@ def main(argv=None):
     if not results:
         print("wcet: no entry point found in the images given", file=sys.stderr)
         return 2
-    if not args.quiet and not args.path:
+    if args.markdown:
+        print_markdown(results)
+    elif not args.quiet and not args.path:
         print_table(results)
     if args.check:
         return 0 if check(results, read_bounds(args.bounds), args.quiet) else 1
