@@ -170,6 +170,35 @@ class Snippets(unittest.TestCase):
         config = {"bounded_loops": [{"symbol": "two", "iterations": 4, "why": "-"}]}
         self.assertIn("2 loops", self.refused(source, "two", config))
 
+    def test_nested_loops_bounded_per_header(self):
+        # Outer header 1: (ldr, cbz) up to 3 times; inner header 2: (subs, bne) up to 5
+        # times over the whole call; then the outer latch (adds, cmp, bne).
+        body = ("\tmovs r3, #0\n1:\tldr r2, [r0, r3]\n\tcbz r2, 3f\n2:\tsubs r2, #1\n"
+                "\tbne 2b\n3:\tadds r3, #4\n\tcmp r3, #12\n\tbne 1b\n\tbx lr")
+        config = {"bounded_loops": [{"symbol": "drain", "iterations": [3, 5], "why": "-"}]}
+        bound = self.analyse(function("drain", body), "drain", config)
+        passes = {b[1] - 0x1000: b[2:4] for b in bound.loops}
+        # Outer pass from its header: ldr, cbz, adds, cmp, bne = 5; inner pass: subs, bne,
+        # adds, cmp, bne = 5 (the last one leaves through the outer latch).
+        self.assertEqual(passes, {2: (3, 5), 6: (5, 5)})
+        self.assertEqual(bound.instructions, 1 + 3 * 5 + 5 * 5 + 1)
+
+    def test_loop_entered_twice_is_refused(self):
+        body = ("\tcbz r0, 2f\n1:\tsubs r1, #1\n2:\tsubs r1, #1\n\tbne 1b\n\tbx lr")
+        config = {"bounded_loops": [{"symbol": "f", "iterations": 4, "why": "-"}]}
+        self.assertIn("irreducible", self.refused(function("f", body), "f", config))
+
+    def test_tbb_reached_around_its_guard_is_refused(self):
+        body = "\tcbz r1, 8f\n" + self.TBB.replace("\ttbb [pc, r0]", "8:\ttbb [pc, r0]")
+        self.assertIn("reached other than through its bound check",
+                      self.refused(function("f", body), "f"))
+
+    def test_cold_part_is_part_of_its_function(self):
+        # f: cmp, bne.w f.cold (taken), then in f.cold: adds, adds, b.w back; bx: 6.
+        source = (function("f", "\tcmp r0, #0\n\tbne.w f.cold\n.Lback:\tbx lr")
+                  + function("f.cold", "\tadds r0, #1\n\tadds r0, #1\n\tb.w .Lback"))
+        self.assertEqual(self.analyse(source, "f").instructions, 6)
+
     # ---- what cannot be followed -------------------------------------------------------------
 
     def test_indirect_branch_is_refused(self):

@@ -217,6 +217,7 @@ class Function:
         self.insns = {}      # address -> Instruction
         self.order = []      # instruction addresses, ascending
         self.data = {}       # address -> byte value
+        self.parts = []      # with a cold part: the pieces, each with its own extent
 
     @property
     def end(self):
@@ -225,7 +226,23 @@ class Function:
         return last + size
 
     def contains(self, address):
+        if self.parts:
+            return any(part.contains(address) for part in self.parts)
         return self.address <= address < self.end
+
+    def absorb(self, part):
+        """Take in the instructions of `part`, this function's cold part (gcc's
+        '<name>.cold', code it moved away from the hot path): the two are one function
+        that branches between its pieces."""
+        if not self.parts:
+            whole = Function(self.name, self.address)
+            whole.insns, whole.order, whole.data = dict(self.insns), list(self.order), \
+                dict(self.data)
+            self.parts = [whole]
+        self.parts.append(part)
+        self.insns.update(part.insns)
+        self.data.update(part.data)
+        self.order = sorted(self.order + part.order)
 
     def next_address(self, insn):
         return insn.address + insn.size
@@ -295,6 +312,10 @@ def parse_objdump(text):
     for function in functions.values():
         function.order.sort()
         function.mark_it_blocks()
+    for name in list(functions):
+        match = re.fullmatch(r"(.+)\.cold(?:\.\d+)?", name)
+        if match and match.group(1) in functions:
+            functions[match.group(1)].absorb(functions[name])
     return functions
 
 
