@@ -144,6 +144,12 @@ class Snippets(unittest.TestCase):
         self.assertEqual(bound.instructions, 3)
         self.assertTrue(any("memcpy" in text for text in bound.exclusions))
 
+    def test_alias_is_the_same_function(self):
+        source = ("\t.global g_alias\n\t.type g_alias, %function\n\t.thumb_func\ng_alias:\n"
+                  + function("g", "\tadds r0, #1\n\tbx lr")
+                  + function("f", "\tpush {r4, lr}\n\tbl g_alias\n\tpop {r4, pc}"))
+        self.assertEqual(self.analyse(source, "f").instructions, 3 + 2)
+
     def test_recursion_is_refused(self):
         source = function("f", "\tpush {r4, lr}\n\tcbz r0, 1f\n\tsubs r0, #1\n\tbl f\n"
                                "1:\tpop {r4, pc}")

@@ -284,13 +284,18 @@ _DATA_WIDTH = {".byte": 1, ".short": 2, ".word": 4}
 
 
 def parse_objdump(text):
-    """objdump -d text -> {name: Function}. Symbols with the same address: the first."""
+    """objdump -d text -> {name: Function}. Symbols at the same address (aliases) name the
+    same Function."""
     functions = {}
     current = None
     for raw in text.splitlines():
         header = _HEADER.match(raw)
         if header:
-            current = Function(header.group(2), int(header.group(1), 16))
+            address = int(header.group(1), 16)
+            if current is not None and current.address == address and not current.order:
+                functions.setdefault(header.group(2), current)   # an alias: one function
+                continue
+            current = Function(header.group(2), address)
             functions.setdefault(current.name, current)
             continue
         line = _LINE.match(raw)
