@@ -38,6 +38,7 @@ class Bound:
         self.instructions = 0
         self.cycles = 0
         self.path = []        # steps of the longest path in instructions (see _walk)
+        self.cycle_path = []  # steps of the longest path in cycles
         self.loops = []       # (function, header address, iterations, body instructions, body cycles)
         self.exclusions = {}  # description -> why (calls not entered)
         self.callees = set()  # every function entered, transitively
@@ -471,32 +472,35 @@ class FunctionGraph:
         self._collapse_loops()
         order = _topological(list(self.nodes), self.edges,
                              "%s: a cycle in the graph" % self.function.name)
-        best_i, best_c, choice_i = {}, {}, {}
+        best_i, best_c, choice_i, choice_c = {}, {}, {}, {}
         for node in reversed(order):
-            bi, bc, pick = 0, 0, None
+            bi, bc, pick_i, pick_c = 0, 0, None, None
             for edge in self.edges.get(node, []):
                 ti, tc = self._node_cost(edge.target, edge.previous)
                 vi = ti + best_i[edge.target]
                 vc = tc + best_c[edge.target] + (timing.TAKEN if edge.taken else 0)
-                if pick is None or vi > bi:
-                    bi, pick = vi, edge
-                bc = max(bc, vc)
-            best_i[node], best_c[node], choice_i[node] = bi, bc, pick
+                if pick_i is None or vi > bi:
+                    bi, pick_i = vi, edge
+                if pick_c is None or vc > bc:
+                    bc, pick_c = vc, edge
+            best_i[node], best_c[node] = bi, bc
+            choice_i[node], choice_c[node] = pick_i, pick_c
         entry_i, entry_c = self._node_cost(self.entry, None)
         self.bound.instructions = entry_i + best_i[self.entry]
         self.bound.cycles = entry_c + best_c[self.entry]
         self.bound.path = self._walk(choice_i)
+        self.bound.cycle_path = self._walk(choice_c)
         return self.bound
 
     def _walk(self, choice):
-        """The longest path in instructions: [(kind, payload)], for --path."""
+        """A longest path: [(node kind, instructions, cycles, leaves by a taken branch)]."""
         steps = []
         node, previous = self.entry, None
         while node != EXIT:
             kind = self.nodes[node]
             cost_i, cost_c = self._node_cost(node, previous)
-            steps.append((kind, cost_i, cost_c))
             edge = choice.get(node)
+            steps.append((kind, cost_i, cost_c, edge is not None and edge.taken))
             if edge is None:
                 break
             node, previous = edge.target, edge.previous

@@ -71,6 +71,16 @@ class Snippets(unittest.TestCase):
         self.assertEqual(bound.instructions, 4)
         self.assertEqual(bound.cycles, 1 + 3 + 1 + 4)
 
+    def test_longest_in_cycles_may_take_another_path(self):
+        # Fall through: cmp, beq (not taken), adds, bx = 4 instructions, 1+1+1+4 = 7 cycles.
+        # Branch: cmp, beq (taken, +P), bx = 3 instructions, 1+4+4 = 9 cycles.
+        bound = self.analyse(function("f", "\tcmp r0, #0\n\tbeq 1f\n\tadds r0, #1\n"
+                                           "1:\tbx lr"), "f")
+        self.assertEqual((bound.instructions, bound.cycles), (4, 9))
+        self.assertEqual(len(bound.path), 4)
+        self.assertEqual(len(bound.cycle_path), 3)
+        self.assertTrue(bound.cycle_path[1][3])      # the beq leaves by its taken edge
+
     def test_it_block_counts_both_arms(self):
         # cmp, ite, moveq, movne, bx: all five issue whichever the condition.
         bound = self.analyse(function("f", "\tcmp r0, #0\n\tite eq\n\tmoveq r0, #1\n"

@@ -22,6 +22,7 @@ Options:
                   soundness check of the analysis and of config.json's loop bounds
   --path NAME     print the longest path of entry point NAME (malloc, free, ..., or a
                   symbol), callees expanded, for each image
+  --cycles        with --path: the longest path in cycles instead of instructions
   --markdown      the table as Markdown (for README files)
   --quiet         only the check's verdicts and failures
 
@@ -40,6 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import analysis  # noqa: E402
 import thumb     # noqa: E402
+import timing    # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -170,23 +172,27 @@ def print_markdown(results):
                                                  measured, gap))
 
 
-def print_path(analyzer, symbol, indent=0, out=sys.stdout):
+def print_path(analyzer, symbol, indent=0, out=sys.stdout, cycles=False):
     bound = analyzer.bounds[symbol]
     pad = "  " * indent
-    out.write("%s%s: %d instructions, <= %d cycles (longest path in instructions)\n"
-              % (pad, symbol, bound.instructions, bound.cycles))
-    for kind, cost_i, cost_c in bound.path:
+    out.write("%s%s: %d instructions, <= %d cycles (longest path in %s)\n"
+              % (pad, symbol, bound.instructions, bound.cycles,
+                 "cycles" if cycles else "instructions"))
+    for kind, cost_i, cost_c, taken in (bound.cycle_path if cycles else bound.path):
         if kind[0] == "insn":
             insn = kind[1]
             mark = " [IT %s]" % insn.it_cond if insn.it_cond else ""
             callee = getattr(insn, "callee", None)
             own = cost_c - (callee.cycles if callee is not None else 0)
-            out.write("%s  %6x  %-40s %2d cyc%s\n" % (pad, insn.address, insn.text, own, mark))
+            refill = " +%d taken" % timing.TAKEN if taken else ""
+            out.write("%s  %6x  %-40s %2d cyc%s%s\n" % (pad, insn.address, insn.text, own,
+                                                        refill, mark))
             if insn.kind == thumb.CALL and callee is not None:
-                print_path(analyzer, callee.name, indent + 2, out)
-        elif kind[0] == "tail" and kind[1] is not None:
+                print_path(analyzer, callee.name, indent + 2, out, cycles)
+            continue
+        if kind[0] == "tail" and kind[1] is not None:
             out.write("%s  (tail call)\n" % pad)
-            print_path(analyzer, kind[1].name, indent + 2, out)
+            print_path(analyzer, kind[1].name, indent + 2, out, cycles)
         elif kind[0] == "loop":
             for header, iterations, pass_i, pass_c in kind[1]:
                 out.write("%s  loop at 0x%x: %d passes x <= %d instructions (%d cycles)\n"
@@ -241,6 +247,7 @@ def main(argv=None):
     parser.add_argument("--bounds", default=os.path.join(HERE, "..", "bounds.h"))
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--path")
+    parser.add_argument("--cycles", action="store_true")
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
@@ -261,7 +268,7 @@ def main(argv=None):
             for r in image_results:
                 if args.path in (r.root["name"], r.symbol) and r.bound:
                     print("== %s" % image.label)
-                    print_path(analyzer, r.symbol)
+                    print_path(analyzer, r.symbol, cycles=args.cycles)
                 elif args.path in (r.root["name"], r.symbol):
                     print("== %s: %s" % (image.label, r.error))
     if not results:
