@@ -139,7 +139,7 @@ class FunctionGraph:
             what = "data" if address in function.data else "no instruction"
             self._fail(source, "control reaches 0x%x (%s)" % (address, what))
         insn = function.insns[address]
-        if insn.it_cond is not None and getattr(insn, "it_head", None) != source.address \
+        if insn.it_cond is not None and insn.it_head != source.address \
                 and function.insns.get(_previous_address(function, address)) is not source:
             self._fail(source, "branches into the IT block at 0x%x" % address)
         return address
@@ -147,7 +147,7 @@ class FunctionGraph:
     def _add(self, source, target, taken, previous):
         self.edges.setdefault(source, []).append(Edge(source, target, taken, previous))
 
-    def _fallthrough(self, insn, previous):
+    def _fallthrough(self, insn):
         following = insn.address + insn.size
         if following not in self.function.insns:
             if insn.kind in (CALL, CALL_INDIRECT):
@@ -196,10 +196,8 @@ class FunctionGraph:
         out = []
         kind = insn.kind
         node = insn.address
-        conditional = insn.conditional
-        plain_previous = None if kind != FALL else insn
         if kind == FALL:
-            following = self._fallthrough(insn, insn)
+            following = self._fallthrough(insn)
             self._add(node, self._insn(following, insn), False, insn)
             return [following]
         if kind == BRANCH:
@@ -237,15 +235,17 @@ class FunctionGraph:
             self._fail(insn, "cannot follow this instruction (an indirect branch, a computed "
                              "write to pc, or one that waits or enters the system)")
         if kind in (CALL, CALL_INDIRECT):
-            following = self._fallthrough(insn, None)
+            # A conditional call (in an IT block) is charged as made: an upper bound.
+            following = self._fallthrough(insn)
             if following is None:
                 self._add(node, EXIT, False, None)
             else:
                 self._add(node, self._insn(following, insn), False, None)
                 out.append(following)
-        elif conditional:
-            following = self._fallthrough(insn, None)
-            self._add(node, self._insn(following, insn), False, plain_previous)
+        elif insn.conditional:
+            # Not taken: the next instruction follows a branch (no load/store pairing).
+            following = self._fallthrough(insn)
+            self._add(node, self._insn(following, insn), False, None)
             out.append(following)
         return out
 
@@ -460,7 +460,7 @@ class FunctionGraph:
         instructions, cycles = 1, timing.cost(insn, previous)
         if insn.kind in (CALL, CALL_INDIRECT):
             cycles += timing.TAKEN           # bl/blx: 1 + P
-            callee = getattr(insn, "callee", None)
+            callee = insn.callee
             if callee is not None:
                 instructions += callee.instructions
                 cycles += callee.cycles

@@ -43,8 +43,12 @@ class Instruction:
         self.base, self.cond = split_mnemonic(mnemonic)
         self.kind, self.target = classify(self)
         # Set by the function once IT blocks are known: the condition under which this
-        # instruction executes when it sits inside an IT block (None outside).
+        # instruction executes when it sits inside an IT block (None outside), and the
+        # address of that IT instruction.
         self.it_cond = None
+        self.it_head = None
+        # Set by the analysis for a call: the callee's Bound (None: not entered).
+        self.callee = None
 
     @property
     def conditional(self):

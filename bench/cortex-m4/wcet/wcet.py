@@ -182,7 +182,7 @@ def print_path(analyzer, symbol, indent=0, out=sys.stdout, cycles=False):
         if kind[0] == "insn":
             insn = kind[1]
             mark = " [IT %s]" % insn.it_cond if insn.it_cond else ""
-            callee = getattr(insn, "callee", None)
+            callee = insn.callee
             own = cost_c - (callee.cycles if callee is not None else 0)
             refill = " +%d taken" % timing.TAKEN if taken else ""
             out.write("%s  %6x  %-40s %2d cyc%s%s\n" % (pad, insn.address, insn.text, own,
