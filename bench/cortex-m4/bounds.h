@@ -125,4 +125,131 @@
     X("Os", "leancache", "size:core",               3322)
 /* clang-format on */
 
+/*
+ * The static bounds (wcet/wcet.py --check, the ctests tlsf_m4_wcet and tlsf_m4_wcet_app;
+ * the harness does not read this table): "static:F" is the longest path of entry point F
+ * in instructions, found on the machine code over every path (not only those the
+ * workloads run), counted as the harness counts; "static-cycles:F" an upper bound of its
+ * cycles with zero wait states (ARM's Cortex-M4 TRM timings, wcet/timing.py). F: malloc,
+ * free, realloc (its memcpy call counted, not entered), memalign, create, add_pool, and
+ * new, delete, delete-sized for the firmware-app images (config: the image's name). In
+ * the cache images malloc, realloc and memalign include a full cache drain. Where a static
+ * bound is above the measured maximum, wcet/README.md says why, path by path.
+ */
+/* X(opt, config, function, bound) */
+/* clang-format off */
+#define TLSF_M4_STATIC_BOUNDS(X)                                                        \
+    X("O2", "default",         "static:malloc",            117)                         \
+    X("O2", "default",         "static-cycles:malloc",     169)                         \
+    X("O2", "default",         "static:free",              115)                         \
+    X("O2", "default",         "static-cycles:free",       169)                         \
+    X("O2", "default",         "static:realloc",           394)                         \
+    X("O2", "default",         "static:memalign",          207)                         \
+    X("O2", "default",         "static:create",            102)                         \
+    X("O2", "default",         "static:add_pool",           58)                         \
+    X("Os", "default",         "static:malloc",            140)                         \
+    X("Os", "default",         "static-cycles:malloc",     232)                         \
+    X("Os", "default",         "static:free",              158)                         \
+    X("Os", "default",         "static-cycles:free",       271)                         \
+    X("Os", "default",         "static:realloc",           502)                         \
+    X("Os", "default",         "static:memalign",          245)                         \
+    X("Os", "default",         "static:create",            102)                         \
+    X("Os", "default",         "static:add_pool",           65)                         \
+    X("O2", "smallest",        "static:malloc",            105)                         \
+    X("O2", "smallest",        "static-cycles:malloc",     154)                         \
+    X("O2", "smallest",        "static:free",              100)                         \
+    X("O2", "smallest",        "static-cycles:free",       152)                         \
+    X("O2", "smallest",        "static:realloc",           357)                         \
+    X("O2", "smallest",        "static:memalign",          195)                         \
+    X("O2", "smallest",        "static:create",             57)                         \
+    X("O2", "smallest",        "static:add_pool",           58)                         \
+    X("Os", "smallest",        "static:malloc",            129)                         \
+    X("Os", "smallest",        "static-cycles:malloc",     215)                         \
+    X("Os", "smallest",        "static:free",              124)                         \
+    X("Os", "smallest",        "static-cycles:free",       208)                         \
+    X("Os", "smallest",        "static:realloc",           439)                         \
+    X("Os", "smallest",        "static:memalign",          238)                         \
+    X("Os", "smallest",        "static:create",             57)                         \
+    X("Os", "smallest",        "static:add_pool",           65)                         \
+    X("O2", "checks0",         "static:malloc",            115)                         \
+    X("O2", "checks0",         "static-cycles:malloc",     167)                         \
+    X("O2", "checks0",         "static:free",              106)                         \
+    X("O2", "checks0",         "static-cycles:free",       161)                         \
+    X("O2", "checks0",         "static:realloc",           380)                         \
+    X("O2", "checks0",         "static:memalign",          207)                         \
+    X("O2", "checks0",         "static:create",            102)                         \
+    X("O2", "checks0",         "static:add_pool",           58)                         \
+    X("Os", "checks0",         "static:malloc",            139)                         \
+    X("Os", "checks0",         "static-cycles:malloc",     231)                         \
+    X("Os", "checks0",         "static:free",              130)                         \
+    X("Os", "checks0",         "static-cycles:free",       215)                         \
+    X("Os", "checks0",         "static:realloc",           452)                         \
+    X("Os", "checks0",         "static:memalign",          245)                         \
+    X("Os", "checks0",         "static:create",            102)                         \
+    X("Os", "checks0",         "static:add_pool",           65)                         \
+    X("O2", "checks2",         "static:malloc",            134)                         \
+    X("O2", "checks2",         "static-cycles:malloc",     192)                         \
+    X("O2", "checks2",         "static:free",              166)                         \
+    X("O2", "checks2",         "static-cycles:free",       240)                         \
+    X("O2", "checks2",         "static:realloc",           489)                         \
+    X("O2", "checks2",         "static:memalign",          232)                         \
+    X("O2", "checks2",         "static:create",            110)                         \
+    X("O2", "checks2",         "static:add_pool",           72)                         \
+    X("Os", "checks2",         "static:malloc",            165)                         \
+    X("Os", "checks2",         "static-cycles:malloc",     279)                         \
+    X("Os", "checks2",         "static:free",              227)                         \
+    X("Os", "checks2",         "static-cycles:free",       395)                         \
+    X("Os", "checks2",         "static:realloc",           629)                         \
+    X("Os", "checks2",         "static:memalign",          278)                         \
+    X("Os", "checks2",         "static:create",            110)                         \
+    X("Os", "checks2",         "static:add_pool",           75)                         \
+    X("O2", "cache",           "static:malloc",           7490)                         \
+    X("O2", "cache",           "static-cycles:malloc",   11863)                         \
+    X("O2", "cache",           "static:free",              130)                         \
+    X("O2", "cache",           "static-cycles:free",       197)                         \
+    X("O2", "cache",           "static:realloc",          7777)                         \
+    X("O2", "cache",           "static:memalign",         7574)                         \
+    X("O2", "cache",           "static:create",            206)                         \
+    X("O2", "cache",           "static:add_pool",           58)                         \
+    X("Os", "cache",           "static:malloc",           8704)                         \
+    X("Os", "cache",           "static-cycles:malloc",   15435)                         \
+    X("Os", "cache",           "static:free",              170)                         \
+    X("Os", "cache",           "static-cycles:free",       300)                         \
+    X("Os", "cache",           "static:realloc",          9074)                         \
+    X("Os", "cache",           "static:memalign",         8804)                         \
+    X("Os", "cache",           "static:create",            206)                         \
+    X("Os", "cache",           "static:add_pool",           65)                         \
+    X("O2", "leancache",       "static:malloc",           7288)                         \
+    X("O2", "leancache",       "static-cycles:malloc",   11661)                         \
+    X("O2", "leancache",       "static:free",              113)                         \
+    X("O2", "leancache",       "static-cycles:free",       176)                         \
+    X("O2", "leancache",       "static:realloc",          7551)                         \
+    X("O2", "leancache",       "static:memalign",         7369)                         \
+    X("O2", "leancache",       "static:create",            191)                         \
+    X("O2", "leancache",       "static:add_pool",           58)                         \
+    X("Os", "leancache",       "static:malloc",           8630)                         \
+    X("Os", "leancache",       "static-cycles:malloc",   15105)                         \
+    X("Os", "leancache",       "static:free",              138)                         \
+    X("Os", "leancache",       "static-cycles:free",       235)                         \
+    X("Os", "leancache",       "static:realloc",          8948)                         \
+    X("Os", "leancache",       "static:memalign",         8733)                         \
+    X("Os", "leancache",       "static:create",            191)                         \
+    X("Os", "leancache",       "static:add_pool",           65)                         \
+    X("O2", "chess-tlsf",      "static:new",               135)                         \
+    X("O2", "chess-tlsf",      "static-cycles:new",        214)                         \
+    X("O2", "chess-tlsf",      "static:delete",            125)                         \
+    X("O2", "chess-tlsf",      "static-cycles:delete",     193)                         \
+    X("O2", "chess-tlsf",      "static:delete-sized",      125)                         \
+    X("O2", "chess-tlsf-lean", "static:new",               123)                         \
+    X("O2", "chess-tlsf-lean", "static-cycles:new",        199)                         \
+    X("O2", "chess-tlsf-lean", "static:delete",            110)                         \
+    X("O2", "chess-tlsf-lean", "static-cycles:delete",     176)                         \
+    X("O2", "chess-tlsf-lean", "static:delete-sized",      110)                         \
+    X("O2", "demo-full",       "static:new",               147)                         \
+    X("O2", "demo-full",       "static-cycles:new",        245)                         \
+    X("O2", "demo-full",       "static:delete",            131)                         \
+    X("O2", "demo-full",       "static-cycles:delete",     215)                         \
+    X("O2", "demo-full",       "static:delete-sized",      131)
+/* clang-format on */
+
 #endif /* TLSF_M4_BOUNDS_H */
