@@ -185,6 +185,10 @@ else()
     COMMAND tlsf_m4_app --demo ${_app_out}/demo-nano.elf
     COMMAND tlsf_m4_app --demo ${_app_out}/demo-full.elf
     COMMAND tlsf_m4_app --perft --profile ${TLSF_M4_APP_PERFT}
+    COMMAND tlsf_m4_app --perft --depths 1-4 ${TLSF_M4_APP_PERFT}
+    COMMAND tlsf_m4_app --perft --depths 1-4 --tt-mode everything --data ${_app_out}
+            ${TLSF_M4_APP_PERFT}
+    COMMAND tlsf_m4_app --age --data ${_app_out} ${TLSF_M4_APP_AGE}
     DEPENDS tlsf_m4_app tlsf_m4_app_images USES_TERMINAL VERBATIM)
 
   if(TLSF_M4_TESTS)

@@ -37,7 +37,7 @@ constexpr std::uint32_t kStep = 500;      // live blocks added per level
 constexpr std::uint32_t kReplaced = 1000; // measured delete + new pairs per level
 constexpr std::uint32_t kMaxLive = kStep * APP_AGE_LEVELS;
 
-void *live[kMaxLive];
+void *live[kMaxLive + 1]; // + 1: a growth step may overshoot its target by one
 std::uint32_t live_count;
 std::uint32_t rng_state = 0x2545F491u;
 
@@ -123,9 +123,9 @@ int main() {
 
     for (std::uint32_t level = 0; level < APP_AGE_LEVELS; ++level) {
         const std::uint32_t target = kStep * (level + 1);
-        while (live_count < target) {
+        while (live_count < target) { // each step: two blocks in, a random one out
             live[live_count++] = allocate();
-            if (live_count < kMaxLive) live[live_count++] = allocate();
+            live[live_count++] = allocate();
             release_random();
         }
         bool ok = false;

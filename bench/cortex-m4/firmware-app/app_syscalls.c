@@ -44,6 +44,9 @@ __attribute__((noinline)) void app_mark_begin(void) {
 __attribute__((noinline)) void app_mark_end(void) {
     __asm volatile("" ::: "memory");
 }
+__attribute__((noinline)) void app_mark_split(void) {
+    __asm volatile("" ::: "memory");
+}
 
 int _write(int fd, const char *buffer, int length);
 int _read(int fd, char *buffer, int length);

@@ -79,8 +79,8 @@ typedef struct run {
     elf32_file_t elf;
     uc_engine *uc;
     uint8_t *flash;
-    uint32_t trap, panic, mark_begin, mark_end, sbrk;
-    uint64_t count, at_begin, at_end;
+    uint32_t trap, panic, mark_begin, mark_end, mark_split, sbrk;
+    uint64_t count, at_begin, at_end, at_split;
     unsigned marks_begin, marks_end;
     uint64_t sbrk_calls;
     int code_hook;
@@ -158,6 +158,8 @@ static void note(run_t *r, uint32_t at) {
         r->at_begin = r->count;
         r->marks_begin++;
         r->segments++;
+    } else if (at == r->mark_split && r->mark_split) {
+        r->at_split = r->count;
     } else if (at == r->mark_end) {
         r->measuring = 0;
         r->at_end = r->count;
@@ -244,6 +246,7 @@ static int run_image(run_t *r) {
     r->panic = symbol(r, "bench_panic");
     r->mark_begin = symbol(r, "app_mark_begin");
     r->mark_end = symbol(r, "app_mark_end");
+    r->mark_split = symbol(r, "app_mark_split");
     r->sbrk = symbol(r, "_sbrk");
     report_at = symbol(r, "app_report");
     out_at = symbol(r, "app_out");
@@ -593,8 +596,8 @@ static int perft(run_t *images, int n, const perft_options_t *o) {
         uint64_t nano_insns = 0;
         if (runs == NULL) return -1;
         printf("depth %u\n", depth);
-        printf("  %-11s %10s %14s %12s %9s %10s %9s\n", "heap", "nodes", "instructions",
-               "nodes/Minsn", "nano/heap", "tt entries", "_sbrk");
+        printf("  %-11s %10s %14s %12s %9s %14s %9s %10s %7s\n", "heap", "nodes", "instructions",
+               "nodes/Minsn", "nano/heap", "search only", "nano/heap", "tt entries", "_sbrk");
         for (k = 0; k < n; ++k) {
             run_t *r = &runs[k];
             r->path = images[k].path;
@@ -622,7 +625,13 @@ static int perft(run_t *images, int n, const perft_options_t *o) {
                 printf("%9.3f", (double)nano_insns / (double)measured(r));
             else
                 printf("%9s", "-");
-            printf(" %10u %9llu\n", r->report.tt_entries, (unsigned long long)r->sbrk_calls);
+            printf(" %14llu", (unsigned long long)(r->at_split - r->at_begin));
+            if (nano >= 0)
+                printf(" %9.3f", (double)(runs[nano].at_split - runs[nano].at_begin) /
+                                     (double)(r->at_split - r->at_begin));
+            else
+                printf(" %9s", "-");
+            printf(" %10u %7llu\n", r->report.tt_entries, (unsigned long long)r->sbrk_calls);
             if (o->check) {
                 char line[160];
                 snprintf(line, sizeof line, "%s: perft(%u) == %llu", r->label, depth,
