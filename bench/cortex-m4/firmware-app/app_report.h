@@ -76,7 +76,7 @@ extern "C" {
 #endif
 #ifdef BENCH_TARGET
 extern volatile app_report_t app_report;
-extern const volatile app_request_t app_request;
+extern const app_request_t app_request;
 void app_mark_begin(void);
 void app_mark_end(void);
 void app_mark_split(void); /* a point inside the measured section (app_chess.cpp) */

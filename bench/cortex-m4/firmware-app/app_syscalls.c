@@ -21,12 +21,10 @@
 
 volatile app_report_t app_report;
 
-/* The host's request (app_report.h): read-only data, overwritten in the host's copy of
- * the flash before the run; these are the image's defaults. GCC puts a const volatile
- * object in .data (RAM, copied from flash by the reset handler): the section attribute
- * keeps it in flash, where the host writes it. */
-__attribute__((section(".rodata.app_request")))
-const volatile app_request_t app_request = {APP_REQUEST_MAGIC, 0, 0, 0};
+/* The host's request (app_report.h): read-only data in flash, overwritten in the host's
+ * copy of the flash before the run; these are the image's defaults. It is defined here,
+ * apart from its readers, so that no compiler can fold these values into them. */
+const app_request_t app_request = {APP_REQUEST_MAGIC, 0, 0, 0};
 
 /* What crtbegin.o would define: the handle C++ static destructors register under
  * (-nostartfiles leaves it out). */
