@@ -181,14 +181,27 @@ else()
   add_dependencies(tlsf_m4_app tlsf_m4_app_images)
 
   set(TLSF_M4_APP_DEMOS ${_app_out}/demo-nano.elf ${_app_out}/demo-full.elf)
+  # The pictures of the report (per-call CCDF of both table modes, heap age), when gnuplot
+  # is there: build-m4/app/m4-calls-{bounded,everything}.png and m4-age.png.
+  find_program(TLSF_GNUPLOT gnuplot)
+  set(_app_plots "")
+  if(TLSF_GNUPLOT)
+    foreach(mode bounded everything)
+      list(APPEND _app_plots COMMAND ${TLSF_GNUPLOT} -e "dir='${_app_out}'" -e "mode='${mode}'"
+           ${TLSF_ROOT}/scripts/plot_m4_calls.gp)
+    endforeach()
+    list(APPEND _app_plots COMMAND ${TLSF_GNUPLOT} -e "dir='${_app_out}'"
+         ${TLSF_ROOT}/scripts/plot_m4_age.gp)
+  endif()
   add_custom_target(tlsf_m4_app_report
     COMMAND tlsf_m4_app --demo ${_app_out}/demo-nano.elf
     COMMAND tlsf_m4_app --demo ${_app_out}/demo-full.elf
     COMMAND tlsf_m4_app --perft --profile ${TLSF_M4_APP_PERFT}
-    COMMAND tlsf_m4_app --perft --depths 1-4 ${TLSF_M4_APP_PERFT}
+    COMMAND tlsf_m4_app --perft --depths 1-4 --data ${_app_out} ${TLSF_M4_APP_PERFT}
     COMMAND tlsf_m4_app --perft --depths 1-4 --tt-mode everything --data ${_app_out}
             ${TLSF_M4_APP_PERFT}
     COMMAND tlsf_m4_app --age --data ${_app_out} ${TLSF_M4_APP_AGE}
+    ${_app_plots}
     DEPENDS tlsf_m4_app tlsf_m4_app_images USES_TERMINAL VERBATIM)
 
   if(TLSF_M4_TESTS)
