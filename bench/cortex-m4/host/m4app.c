@@ -160,6 +160,7 @@ static void note(run_t *r, uint32_t at) {
         r->segments++;
     } else if (at == r->mark_split && r->mark_split) {
         r->at_split = r->count;
+        r->segments++; /* the calls after the split (perft: the teardown) apart */
     } else if (at == r->mark_end) {
         r->measuring = 0;
         r->at_end = r->count;
@@ -659,6 +660,9 @@ static int perft(run_t *images, int n, const perft_options_t *o) {
                 c = summarize(&r->probes[p], -1);
                 printf("    %-11s %-16s %29zu %7.1f %6u %6u %6u\n", r->label, probe_names[p],
                        c.calls, c.mean, c.p99, c.p999, c.max);
+                c = summarize(&r->probes[p], 0); /* segment 0: before app_mark_split */
+                printf("    %-11s %-16s %29zu %7.1f %6u %6u %6u  (search only)\n", r->label,
+                       probe_names[p], c.calls, c.mean, c.p99, c.p999, c.max);
             }
         }
         /* TLSF's longest core call against bounds.h (default configuration, -O2). */
