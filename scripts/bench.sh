@@ -11,6 +11,7 @@
 #   latency_*.csv          per-call latency of workload 2 (percentiles, distribution, every op)
 #   fragmentation.csv      live bytes at the first failure in a 1 MiB heap
 #   seed_workload.csv      the embedded seed's workload in a 175 KiB heap
+#   perft_modes.csv, .txt  the perft program in both table modes (bench/chess/perft_modes.sh)
 #   callgrind.csv          instructions per malloc and per free (scripts/callgrind.sh)
 #   cachegrind.csv         D1 misses and mispredicted branches per malloc+free (the same)
 #   *.png                  pictures (scripts/plot_bench.gp), if gnuplot is installed
@@ -115,6 +116,18 @@ if [[ -x $host/tlsf_seed_workload ]]; then
   else
     echo "note: no 32-bit compiler (gcc-multilib): 32-bit fit check skipped"
   fi
+fi
+
+# The chess engine's two table modes: bounded (small, cleared) and everything (grows
+# through the search, as a search engine's table does), each on glibc, TLSF and the peers.
+perft_program=$(find "$build" -path '*chess/perft' -type f -perm -u+x | head -1)
+if [[ -n $perft_program ]]; then
+  section "perft in both table modes: bench/chess/perft_modes.sh"
+  modes_args=()
+  if ((quick)); then modes_args+=(--quick); fi
+  "$root/bench/chess/perft_modes.sh" "$perft_program" "$results" "${modes_args[@]}"
+else
+  echo "note: the perft program was not built, table modes skipped"
 fi
 
 section "instructions per call: scripts/callgrind.sh"

@@ -1,8 +1,11 @@
 // perft command-line driver for the allocator benchmark.
 //
-//   perft [--fen FEN] [--depth N] [--alloc NAME] [--tt N] [--divide] [--expect N]
+//   perft [--fen FEN] [--depth N] [--alloc NAME] [--tt N] [--tt-mode MODE] [--divide]
+//         [--expect N]
 //
-// Prints e.g. "perft(5) = 4865609 nodes, 1.23 s, 3.96e+06 nodes/s, alloc=libc".
+// Prints e.g. "perft(5) = 4865609 nodes, 1.23 s, 3.96e+06 nodes/s, alloc=libc, tt=bounded,
+// teardown 0.001 s" (the search, then the engine's destruction, timed apart) and
+// "table: N entries, ...".
 // To benchmark another allocator, write a run_xxx(const Options&) function
 // that calls run_perft() with an instance of it and add one line to
 // kAllocators below.
@@ -30,18 +33,22 @@ struct Options {
     int depth = 5;
     const char *alloc = "libc";
     std::size_t tt_capacity = chess::kDefaultTtCapacity;
+    bool tt_given = false; // --tt given: it overrides the mode's default capacity
+    chess::tt_mode tt_mode = chess::tt_mode::bounded;
     bool divide = false;
     bool check = false; // --expect given: exit 1 unless the count is `expected`
     std::uint64_t expected = 0;
 };
 
 // Runs and reports the perft described by `opt` on an engine whose containers
-// all allocate through `alloc`. Only the search itself is timed. Returns the
-// node count, or chess::kInvalidFen if the FEN was rejected.
+// all allocate through `alloc`. The search is timed, and then the engine's teardown
+// (the table and lists freed), which the table-everything mode makes long. Returns
+// the node count, or chess::kInvalidFen if the FEN was rejected.
 template <class Alloc>
 std::uint64_t run_perft(const Options &opt, const Alloc &alloc) {
-    chess::basic_engine<Alloc> engine(alloc, opt.tt_capacity);
-    if (!engine.set_fen(opt.fen)) {
+    using engine_type = chess::basic_engine<Alloc>;
+    auto engine = std::make_unique<engine_type>(alloc, opt.tt_capacity, opt.tt_mode);
+    if (!engine->set_fen(opt.fen)) {
         std::fprintf(stderr, "perft: invalid FEN: %s\n", opt.fen);
         return chess::kInvalidFen;
     }
@@ -49,20 +56,33 @@ std::uint64_t run_perft(const Options &opt, const Alloc &alloc) {
     const auto start = std::chrono::steady_clock::now();
     std::uint64_t nodes = 0;
     if (opt.divide) {
-        nodes = engine.divide(opt.depth, [](chess::Move m, std::uint64_t count) {
+        nodes = engine->divide(opt.depth, [](chess::Move m, std::uint64_t count) {
             char text[6];
             chess::to_uci(m, text);
             std::printf("%s: %llu\n", text, static_cast<unsigned long long>(count));
         });
     } else {
-        nodes = engine.perft(opt.depth);
+        nodes = engine->perft(opt.depth);
     }
-    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    const auto searched = std::chrono::steady_clock::now();
+    const std::size_t entries = engine->tt_size();
+    const chess::EngineStats stats = engine->stats();
+    engine.reset();
+    const std::chrono::duration<double> search = searched - start;
+    const std::chrono::duration<double> teardown = std::chrono::steady_clock::now() - searched;
 
-    const double seconds = elapsed.count();
+    const double seconds = search.count();
     const double rate = seconds > 0.0 ? static_cast<double>(nodes) / seconds : 0.0;
-    std::printf("perft(%d) = %llu nodes, %.3f s, %.3g nodes/s, alloc=%s\n", opt.depth,
-                static_cast<unsigned long long>(nodes), seconds, rate, opt.alloc);
+    const bool everything = opt.tt_mode == chess::tt_mode::everything;
+    std::printf("perft(%d) = %llu nodes, %.3f s, %.3g nodes/s, alloc=%s, tt=%s, teardown %.3f s\n",
+                opt.depth, static_cast<unsigned long long>(nodes), seconds, rate, opt.alloc,
+                everything ? "everything" : "bounded", teardown.count());
+    std::printf("table: %zu entries (capacity %zu), %llu stores, %llu hits, %llu clears, "
+                "%llu refused\n",
+                entries, opt.tt_capacity, static_cast<unsigned long long>(stats.tt_stores),
+                static_cast<unsigned long long>(stats.tt_hits),
+                static_cast<unsigned long long>(stats.tt_clears),
+                static_cast<unsigned long long>(stats.tt_refused));
     return nodes;
 }
 
@@ -173,15 +193,20 @@ constexpr AllocatorChoice kAllocators[] = {
 
 void print_usage(std::FILE *to) {
     std::fprintf(to,
-                 "usage: perft [--fen FEN] [--depth N] [--alloc NAME] [--tt N] [--divide]"
-                 " [--expect N]\n"
+                 "usage: perft [--fen FEN] [--depth N] [--alloc NAME] [--tt N] [--tt-mode MODE]"
+                 " [--divide] [--expect N]\n"
                  "  --fen FEN    position to search (default: start position)\n"
                  "  --depth N    search depth, 1..%d (default 5)\n"
-                 "  --tt N       transposition table capacity in entries, 0 = off (default %zu)\n"
+                 "  --tt-mode M  bounded: cache subtrees of depth >= 2, clear the table when\n"
+                 "               full (default); everything: cache every interior node, never\n"
+                 "               clear, stop storing when full (a search engine's table)\n"
+                 "  --tt N       transposition table capacity in entries, 0 = off (default %zu,\n"
+                 "               or %zu with --tt-mode everything)\n"
                  "  --divide     print the node count of every root move\n"
                  "  --expect N   exit with status 1 unless the node count is N\n"
                  "  --alloc NAME allocator, one of:\n",
-                 chess::kMaxHashedDepth - 1, chess::kDefaultTtCapacity);
+                 chess::kMaxHashedDepth - 1, chess::kDefaultTtCapacity,
+                 chess::kEverythingTtCapacity);
     for (const AllocatorChoice &choice : kAllocators) {
         std::fprintf(to, "      %-13s %s\n", choice.name, choice.description);
     }
@@ -223,6 +248,16 @@ int parse_options(int argc, char **argv, Options &opt) {
                 return 2;
             }
             opt.tt_capacity = static_cast<std::size_t>(number);
+            opt.tt_given = true;
+        } else if (std::strcmp(arg, "--tt-mode") == 0) {
+            if (std::strcmp(value, "bounded") == 0) {
+                opt.tt_mode = chess::tt_mode::bounded;
+            } else if (std::strcmp(value, "everything") == 0) {
+                opt.tt_mode = chess::tt_mode::everything;
+            } else {
+                std::fprintf(stderr, "perft: unknown table mode '%s'\n", value);
+                return 2;
+            }
         } else if (std::strcmp(arg, "--alloc") == 0) {
             opt.alloc = value;
         } else if (std::strcmp(arg, "--expect") == 0) {
@@ -238,6 +273,8 @@ int parse_options(int argc, char **argv, Options &opt) {
         }
         ++i; // consumed the value
     }
+    if (opt.tt_mode == chess::tt_mode::everything && !opt.tt_given)
+        opt.tt_capacity = chess::kEverythingTtCapacity;
     return 0;
 }
 

@@ -324,6 +324,52 @@ TEST(TranspositionTable, IsUsedAndStaysBounded) {
     EXPECT_GT(big.stats().tt_hits, 0u);
 }
 
+TEST(TranspositionTable, EverythingModeRecordsEveryInteriorNodeAndNeverClears) {
+    // Start position to depth 3: interior nodes are the root (depth 3), its 20 children
+    // (depth 2) and their 400 children (depth 1). Without transpositions at these plies
+    // (a transposition needs four plies from the start) every one is a distinct entry.
+    chess::engine engine(std::allocator<char>(), chess::kEverythingTtCapacity,
+                         chess::tt_mode::everything);
+    EXPECT_EQ(engine.table_mode(), chess::tt_mode::everything);
+    EXPECT_EQ(engine.perft(3), 8902u);
+    EXPECT_EQ(engine.stats().tt_stores, 421u);
+    EXPECT_EQ(engine.tt_size(), 421u);
+    EXPECT_EQ(engine.stats().tt_hits, 0u);
+    // Bounded mode on the same search stores only the 21 nodes of depth >= 2.
+    chess::engine bounded{std::allocator<char>()};
+    EXPECT_EQ(bounded.perft(3), 8902u);
+    EXPECT_EQ(bounded.stats().tt_stores, 21u);
+
+    // Depth 4 reaches transpositions among the depth-1 nodes: hits, and every count right.
+    // The table keeps growing across searches (never cleared).
+    EXPECT_EQ(engine.perft(4), 197281u);
+    EXPECT_GT(engine.stats().tt_hits, 0u);
+    EXPECT_GT(engine.tt_size(), 421u + 8000u);
+    EXPECT_EQ(engine.stats().tt_clears, 0u);
+    EXPECT_EQ(engine.stats().tt_refused, 0u);
+}
+
+TEST(TranspositionTable, EverythingModeCapacityGuardsMemoryWithoutClearing) {
+    // A guard of 100 entries: the first 100 stores are kept, the rest refused, the
+    // table is never cleared, and the counts stay right.
+    chess::engine engine(std::allocator<char>(), 100, chess::tt_mode::everything);
+    ASSERT_TRUE(engine.set_fen(kKiwipete));
+    EXPECT_EQ(engine.perft(3), 97862u);
+    EXPECT_EQ(engine.tt_size(), 100u);
+    EXPECT_EQ(engine.stats().tt_stores, 100u);
+    EXPECT_GT(engine.stats().tt_refused, 0u);
+    EXPECT_EQ(engine.stats().tt_clears, 0u);
+    for (const char *fen : {chess::kStartFen, kKiwipete, kPosition3, kPosition4}) {
+        const int depth = kFullDepthBuild ? 4 : 3;
+        const std::uint64_t reference = chess::perft(fen, depth, std::allocator<char>(), 0);
+        for (std::size_t capacity : {std::size_t{1}, std::size_t{50}, chess::kEverythingTtCapacity})
+            EXPECT_EQ(chess::perft(fen, depth, std::allocator<char>(), capacity,
+                                   chess::tt_mode::everything),
+                      reference)
+                << fen << " capacity " << capacity;
+    }
+}
+
 TEST(TranspositionTable, DisabledTableIsNeverTouched) {
     chess::engine engine(std::allocator<char>(), 0);
     EXPECT_EQ(engine.perft(3), 8902u);

@@ -8,6 +8,13 @@
 #   chess-tlsf             TLSF (tlsf_newlib.cpp: global new/delete and malloc replaced);
 #   chess-tlsf-lean        the same with the core's lean configuration (TLSF_STATS=0,
 #                          TLSF_CHECKS=0: no statistics, no free-time checks);
+#   chess-freertos         FreeRTOS's heap_4 (when FREERTOS_KERNEL_PATH has a kernel);
+#   chess-tlsf-cache       TLSF with its front cache (TLSF_M4_APP_CACHE=ON, once the core
+#                          has TLSF_CACHE);
+#   age-*                  the heap-age run (app_age.cpp) over the same heaps;
+#
+# Every heap is the same 8 MiB region (app.ld). The perft depth and table mode are
+# chosen by the host at run time (app_request, app_report.h).
 #
 # the host runner tlsf_m4_app (host/m4app.c), the target tlsf_m4_app_report and, with the
 # tests, the ctests of test/m4/firmware_app.cmake. See firmware-app/README.md.
@@ -71,6 +78,33 @@ else()
     list(APPEND _app_objects ${obj})
   endforeach()
 
+  # FreeRTOS's heap_4, unmodified from the kernel (FREERTOS_KERNEL_PATH, set in
+  # ../CMakeLists.txt), with the benchmark's configuration and kernel stand-ins.
+  set(_app_freertos "")
+  if(TLSF_M4_FREERTOS)
+    set(_app_freertos ${_app_out}/freertos_heap4.o)
+    add_custom_command(OUTPUT ${_app_freertos}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${_app_out}
+      COMMAND ${TLSF_M4_CC} ${_app_arch} ${TLSF_M4_FREERTOS_INCLUDES} -std=c99 -ffreestanding
+              -Wconversion -r -nostdlib ${TLSF_M4_FREERTOS_SOURCES} -o ${_app_freertos}
+      DEPENDS ${TLSF_M4_FREERTOS_SOURCES} ${_fw}/freertos/FreeRTOSConfig.h
+      COMMENT "Cortex-M4 application FreeRTOS heap_4" VERBATIM)
+  endif()
+  # The core with the front cache (TLSF_CACHE, TLSF_CACHE_BYTES): only when asked for,
+  # since the core gains those settings in a later change.
+  option(TLSF_M4_APP_CACHE "Build the chess-tlsf-cache image (core with TLSF_CACHE=1)" OFF)
+  set(TLSF_M4_APP_CACHE_BYTES 1024 CACHE STRING "TLSF_CACHE_BYTES of chess-tlsf-cache")
+  set(_app_cache -DTLSF_CACHE=1 -DTLSF_CACHE_BYTES=${TLSF_M4_APP_CACHE_BYTES})
+  set(_app_core_cache ${_app_out}/tlsf_core_cache.o)
+  if(TLSF_M4_APP_CACHE)
+    add_custom_command(OUTPUT ${_app_core_cache}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${_app_out}
+      COMMAND ${TLSF_M4_CC} ${_app_arch} ${_app_cache} -std=c99 -ffreestanding -Wconversion -r
+              -nostdlib ${_core_sources} -o ${_app_core_cache}
+      DEPENDS ${_core_sources} ${_core_headers}
+      COMMENT "Cortex-M4 application TLSF core with the front cache" VERBATIM)
+  endif()
+
   set(_app_elves "")
   # tlsf_m4_app_image(<name> SOURCES <files> OBJECTS <objs> FLAGS <flags> LIBS <libs>)
   function(tlsf_m4_app_image name)
@@ -108,24 +142,66 @@ else()
   tlsf_m4_app_image(chess-tlsf-lean SOURCES ${_app}/app_chess.cpp ${_app}/tlsf_newlib.cpp
     OBJECTS ${_app_out}/platform-sbrk0.o ${_app_core_lean}
     FLAGS ${_chess} ${_app_heap} ${_app_lean} -DAPP_TLSF --specs=nano.specs)
+  set(TLSF_M4_APP_PERFT nano=${_app_out}/chess-newlib-nano.elf
+      full=${_app_out}/chess-newlib-full.elf tlsf=${_app_out}/chess-tlsf.elf
+      tlsf-lean=${_app_out}/chess-tlsf-lean.elf)
+  if(TLSF_M4_APP_CACHE)
+    tlsf_m4_app_image(chess-tlsf-cache SOURCES ${_app}/app_chess.cpp ${_app}/tlsf_newlib.cpp
+      OBJECTS ${_app_out}/platform-sbrk0.o ${_app_core_cache}
+      FLAGS ${_chess} ${_app_heap} ${_app_cache} -DAPP_TLSF --specs=nano.specs)
+    list(APPEND TLSF_M4_APP_PERFT tlsf-cache=${_app_out}/chess-tlsf-cache.elf)
+  endif()
+  # Heap age: the same heaps, one run each.
+  tlsf_m4_app_image(age-newlib-nano SOURCES ${_app}/app_age.cpp OBJECTS ${_serve}
+    FLAGS ${_chess} -DAPP_NEWLIB_NANO --specs=nano.specs)
+  tlsf_m4_app_image(age-newlib-full SOURCES ${_app}/app_age.cpp OBJECTS ${_serve}
+    FLAGS ${_chess})
+  tlsf_m4_app_image(age-tlsf SOURCES ${_app}/app_age.cpp ${_app}/tlsf_newlib.cpp
+    OBJECTS ${_trap} FLAGS ${_chess} ${_app_heap} -DAPP_TLSF --specs=nano.specs)
+  set(TLSF_M4_APP_AGE nano=${_app_out}/age-newlib-nano.elf full=${_app_out}/age-newlib-full.elf
+      tlsf=${_app_out}/age-tlsf.elf)
+  if(TLSF_M4_FREERTOS)
+    set(_freertos_flags ${TLSF_M4_FREERTOS_INCLUDES} -DAPP_FREERTOS --specs=nano.specs
+        -Wl,--defsym=ucHeap=__heap_start)
+    tlsf_m4_app_image(chess-freertos SOURCES ${_app}/app_chess.cpp ${_app}/freertos_new.cpp
+      OBJECTS ${_app_out}/platform-sbrk0.o ${_app_freertos} FLAGS ${_chess} ${_freertos_flags})
+    tlsf_m4_app_image(age-freertos SOURCES ${_app}/app_age.cpp ${_app}/freertos_new.cpp
+      OBJECTS ${_app_out}/platform-sbrk0.o ${_app_freertos} FLAGS ${_chess} ${_freertos_flags})
+    list(APPEND TLSF_M4_APP_PERFT heap4=${_app_out}/chess-freertos.elf)
+    list(APPEND TLSF_M4_APP_AGE heap4=${_app_out}/age-freertos.elf)
+  endif()
   add_custom_target(tlsf_m4_app_images ALL DEPENDS ${_app_elves})
 
   add_executable(tlsf_m4_app host/m4app.c host/elf32.c)
   set_target_properties(tlsf_m4_app PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON
                                                C_EXTENSIONS OFF)
-  target_include_directories(tlsf_m4_app PRIVATE host ${_app})
+  target_include_directories(tlsf_m4_app PRIVATE host ${_app} ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(tlsf_m4_app PRIVATE PkgConfig::UNICORN)
   tlsf_warnings(tlsf_m4_app)
   add_dependencies(tlsf_m4_app tlsf_m4_app_images)
 
   set(TLSF_M4_APP_DEMOS ${_app_out}/demo-nano.elf ${_app_out}/demo-full.elf)
-  set(TLSF_M4_APP_PERFT nano=${_app_out}/chess-newlib-nano.elf
-      full=${_app_out}/chess-newlib-full.elf tlsf=${_app_out}/chess-tlsf.elf
-      tlsf-lean=${_app_out}/chess-tlsf-lean.elf)
+  # The pictures of the report (per-call CCDF of both table modes, heap age), when gnuplot
+  # is there: build-m4/app/m4-calls-{bounded,everything}.png and m4-age.png.
+  find_program(TLSF_GNUPLOT gnuplot)
+  set(_app_plots "")
+  if(TLSF_GNUPLOT)
+    foreach(mode bounded everything)
+      list(APPEND _app_plots COMMAND ${TLSF_GNUPLOT} -e "dir='${_app_out}'" -e "mode='${mode}'"
+           ${TLSF_ROOT}/scripts/plot_m4_calls.gp)
+    endforeach()
+    list(APPEND _app_plots COMMAND ${TLSF_GNUPLOT} -e "dir='${_app_out}'"
+         ${TLSF_ROOT}/scripts/plot_m4_age.gp)
+  endif()
   add_custom_target(tlsf_m4_app_report
     COMMAND tlsf_m4_app --demo ${_app_out}/demo-nano.elf
     COMMAND tlsf_m4_app --demo ${_app_out}/demo-full.elf
     COMMAND tlsf_m4_app --perft --profile ${TLSF_M4_APP_PERFT}
+    COMMAND tlsf_m4_app --perft --depths 1-4 --data ${_app_out} ${TLSF_M4_APP_PERFT}
+    COMMAND tlsf_m4_app --perft --depths 1-4 --tt-mode everything --data ${_app_out}
+            ${TLSF_M4_APP_PERFT}
+    COMMAND tlsf_m4_app --age --data ${_app_out} ${TLSF_M4_APP_AGE}
+    ${_app_plots}
     DEPENDS tlsf_m4_app tlsf_m4_app_images USES_TERMINAL VERBATIM)
 
   if(TLSF_M4_TESTS)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #define APP_REPORT_MAGIC 0x41505031u /* "APP1" */
+#define APP_AGE_LEVELS 12            /* fragmentation levels of the heap-age run */
 
 /* One step of the demo: the TLSF statistics before and after it. */
 typedef struct app_step {
@@ -48,15 +49,37 @@ typedef struct app_report {
     uint32_t perft_depth;
     uint32_t perft_lo, perft_hi; /* the node count */
     uint32_t perft_allocs;       /* TLSF image: alloc_count delta over perft; else 0 */
+    uint32_t tt_mode;            /* the table mode that ran: 0 bounded, 1 everything */
+    uint32_t tt_capacity;        /* its capacity (entries) */
+    uint32_t tt_entries;         /* entries at the end of the search */
+    uint32_t tt_refused;         /* stores the capacity guard refused (everything mode) */
+    /* heap age (app_age.cpp): per level, measured between a pair of marks */
+    uint32_t age_levels;                      /* levels run */
+    uint32_t age_free_blocks[APP_AGE_LEVELS]; /* the heap's free blocks at the level */
+    uint32_t age_live_blocks[APP_AGE_LEVELS]; /* the program's live blocks at the level */
+    uint32_t age_count_ok;                    /* the free-block count could be taken */
 } app_report_t;
+
+/* What the host asks for: the image holds defaults in flash (`app_request`, read-only
+ * data) and the host overwrites them in its copy of the flash before the run, so that one
+ * image serves every depth and mode. A field left 0 keeps the image's default. */
+#define APP_REQUEST_MAGIC 0x52505041u /* "APPR" */
+typedef struct app_request {
+    uint32_t magic;
+    uint32_t perft_depth; /* 0: the image's default (3) */
+    uint32_t tt_mode;     /* 0 bounded, 1 everything */
+    uint32_t tt_capacity; /* 0: the mode's default for an 8 MiB heap */
+} app_request_t;
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 #ifdef BENCH_TARGET
 extern volatile app_report_t app_report;
+extern const app_request_t app_request;
 void app_mark_begin(void);
 void app_mark_end(void);
+void app_mark_split(void); /* a point inside the measured section (app_chess.cpp) */
 #endif
 #ifdef __cplusplus
 }

@@ -21,6 +21,11 @@
 
 volatile app_report_t app_report;
 
+/* The host's request (app_report.h): read-only data in flash, overwritten in the host's
+ * copy of the flash before the run; these are the image's defaults. It is defined here,
+ * apart from its readers, so that no compiler can fold these values into them. */
+const app_request_t app_request = {APP_REQUEST_MAGIC, 0, 0, 0};
+
 /* What crtbegin.o would define: the handle C++ static destructors register under
  * (-nostartfiles leaves it out). */
 void *__dso_handle = &__dso_handle;
@@ -35,6 +40,9 @@ __attribute__((noinline)) void app_mark_begin(void) {
     __asm volatile("" ::: "memory");
 }
 __attribute__((noinline)) void app_mark_end(void) {
+    __asm volatile("" ::: "memory");
+}
+__attribute__((noinline)) void app_mark_split(void) {
     __asm volatile("" ::: "memory");
 }
 

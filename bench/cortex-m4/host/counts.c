@@ -607,6 +607,17 @@ static void read_params(image_t *img) {
     p->largest_pool = block_max - (1u << p->align_log2) + p->pool_overhead;
 }
 
+/* An allocator without realloc or memalign (FreeRTOS's heap_4: its table leaves them 0)
+ * runs only the workloads that do not need them. */
+static int can_run(const image_t *img, const workload_t *w) {
+    size_t k;
+    for (k = 0; k < w->count; ++k) {
+        if (w->ops[k].kind == OP_REALLOC && img->m.api.fn_realloc == 0) return 0;
+        if (w->ops[k].kind == OP_MEMALIGN && img->m.api.fn_memalign == 0) return 0;
+    }
+    return 1;
+}
+
 /* Run every workload (of `only`, if given) on a TLSF or newlib image. */
 static void run_image(image_t *img, const char *only) {
     workload_t *workloads;
@@ -622,7 +633,8 @@ static void run_image(image_t *img, const char *only) {
     }
     img->branches = xcalloc(labels ? labels : 1, sizeof *img->branches);
     for (i = 0; i < count; ++i)
-        if (only == NULL || strcmp(only, workloads[i].group) == 0) run_workload(img, &workloads[i]);
+        if ((only == NULL || strcmp(only, workloads[i].group) == 0) && can_run(img, &workloads[i]))
+            run_workload(img, &workloads[i]);
     img->seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
     /* The stats keep pointers into the workloads: they stay allocated until exit. */
 }
@@ -671,6 +683,10 @@ static void print_images(void) {
                    "CHECKS=%u, control structure %u bytes  %s\n",
                    img->title, api->cfg_align_log2, api->cfg_sl_index_log2, api->cfg_max_block_log2,
                    api->cfg_stats, api->cfg_checks, img->tlsf_size, img->path);
+        else if (api->kind == BENCH_KIND_NEWLIB && strncmp(img->allocator, "freertos", 8) == 0)
+            printf("  %-18s FreeRTOS heap_4 as shipped (pvPortMalloc/vPortFree; no realloc or "
+                   "memalign: only the workloads without them)  %s\n",
+                   img->title, img->path);
         else if (api->kind == BENCH_KIND_NEWLIB)
             printf("  %-18s newlib's malloc as shipped, heap grown by _sbrk  %s\n", img->title,
                    img->path);

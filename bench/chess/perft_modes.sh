@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# perft_modes.sh - the host perft program in both transposition-table modes, side by side:
+# glibc, TLSF (its own heap, the default heap, through std::pmr) and the peers that are
+# installed (jemalloc, mimalloc, tcmalloc, each preloaded under --alloc libc).
+#
+#   bench/chess/perft_modes.sh PERFT OUT_DIR [--quick]
+#     PERFT    the perft program (build/.../bench/chess/perft or .../chess/perft)
+#     OUT_DIR  gets perft_modes.txt (the table) and perft_modes.csv
+#     --quick  depth 4, one run each (a smoke test); default: depth 5, five runs each
+#
+# The modes: bounded (the table caches subtrees of depth >= 2 and is cleared at 4,096
+# entries: memory stays small) and everything (every interior node, depth 1 included,
+# never cleared: the table grows through the search, as a search engine's does). Runs
+# are interleaved (repetition, mode, allocator), so that a noisy moment hurts every
+# allocator alike; the median of each is reported, with glibc's time / its time (above
+# 1: faster than glibc). A run's time is one perft call: the search and the engine's
+# teardown (the table freed), as on the Cortex-M4 (bench/cortex-m4/firmware-app). Every
+# run must count the reference nodes (--expect).
+set -euo pipefail
+perft=${1:?usage: perft_modes.sh PERFT OUT_DIR [--quick]}
+out=${2:?usage: perft_modes.sh PERFT OUT_DIR [--quick]}
+depth=5 reps=5 expect=4865609
+if [[ ${3:-} == --quick ]]; then depth=4 reps=1 expect=197281; fi
+mkdir -p "$out"
+
+# name|--alloc|library to preload (empty: none)
+contestants=("glibc|libc|" "tlsf|tlsf|" "tlsf-default|tlsf-default|" "pmr-tlsf|pmr-tlsf|")
+for peer in jemalloc:libjemalloc.so.2 mimalloc:libmimalloc.so.2 tcmalloc:libtcmalloc_minimal.so.4; do
+  lib=$(ldconfig -p 2>/dev/null | awk -v so="${peer#*:}" '$1 == so { print $NF; exit }')
+  if [[ -n $lib ]]; then
+    contestants+=("${peer%%:*}|libc|$lib")
+  else
+    echo "note: ${peer#*:} not installed, ${peer%%:*} skipped"
+  fi
+done
+
+times=$(mktemp)
+trap 'rm -f "$times"' EXIT
+for ((rep = 0; rep < reps; ++rep)); do
+  for mode in bounded everything; do
+    for c in "${contestants[@]}"; do
+      IFS='|' read -r name alloc preload <<<"$c"
+      line=$(env ${preload:+LD_PRELOAD=$preload} "$perft" --depth "$depth" --alloc "$alloc" \
+        --tt-mode "$mode" --expect "$expect" | head -1)
+      seconds=$(sed -E 's/.* nodes, ([0-9.]+) s,.*, teardown ([0-9.]+) s$/\1 \2/' <<<"$line" | awk '{ printf "%.4f", $1 + $2 }')
+      echo "$mode $name $seconds" >>"$times"
+    done
+  done
+done
+
+# Medians, and each allocator's ratio to glibc in the same mode.
+{
+  echo "perft($depth) from the start position, median of $reps run(s); ratio = glibc's time / the allocator's (above 1: faster)"
+  printf '%-11s %-13s %10s %14s %8s\n' mode allocator seconds nodes/s ratio
+  awk -v nodes="$expect" '
+    { t[$1 " " $2] = t[$1 " " $2] " " $3; order[$1 " " $2] = ++n; if (!($1 in seen)) { seen[$1] = 1; modes[++m] = $1 } }
+    function median(list,   a, k, i, j, x) {
+      k = split(list, a, " ")
+      for (i = 2; i <= k; ++i) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; --j) a[j + 1] = a[j]; a[j + 1] = x }
+      return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+    }
+    END {
+      for (i = 1; i <= m; ++i) {
+        base = median(t[modes[i] " glibc"])
+        for (key in t) {
+          split(key, part, " ")
+          if (part[1] != modes[i]) continue
+          s = median(t[key])
+          rows[order[key]] = sprintf("%-11s %-13s %10.3f %14.4g %8.3f", part[1], part[2], s, nodes / s, base / s)
+          csv[order[key]] = sprintf("%s,%s,%.4f,%.6g,%.4f", part[1], part[2], s, nodes / s, base / s)
+        }
+      }
+      for (i = 1; i <= n; ++i) if (i in rows) { print rows[i]; print csv[i] > "/dev/stderr" }
+    }' "$times" 2> >( (echo "mode,allocator,seconds,nodes_per_second,ratio_to_glibc"; cat) >"$out/perft_modes.csv")
+} | tee "$out/perft_modes.txt"
