@@ -21,16 +21,24 @@
 
 #include <cstdint>
 
+#include <tlsf_lock.h> // tlsf_lock_t, the one lock type of the C and C++ layers
+
 #include "tlsf/config.hpp"
 
 namespace tlsf {
 
-// A lock as plain functions. Both null (the default): no locking. The functions must not
+// A lock as plain functions: the C layer's tlsf_lock_t (<tlsf_lock.h>), so one lock value
+// serves a tlsf::heap, the C API's tlsf_locked_* calls and the FreeRTOS port alike - pass
+// a lock_hooks wherever a `const tlsf_lock_t *` is wanted, or build one from a
+// tlsf_lock_t. Both functions null (the default): no locking. The functions must not
 // throw (heap operations are noexcept) and must not allocate from the heap they guard.
-struct lock_hooks {
-    void (*lock)(void *context) = nullptr;
-    void (*unlock)(void *context) = nullptr;
-    void *context = nullptr;
+// The constructors only add what C lacks: zero by default, and constexpr.
+struct lock_hooks : ::tlsf_lock_t {
+    constexpr lock_hooks() noexcept : ::tlsf_lock_t{nullptr, nullptr, nullptr} {}
+    constexpr lock_hooks(void (*take)(void *), void (*give)(void *), void *state = nullptr) noexcept
+        : ::tlsf_lock_t{take, give, state} {}
+    // From a C lock: the same functions and context.
+    constexpr lock_hooks(const ::tlsf_lock_t &c_lock) noexcept : ::tlsf_lock_t(c_lock) {}
 };
 
 // lock_hooks that call mutex.lock() and mutex.unlock() on `mutex`, which must outlive
@@ -101,11 +109,9 @@ namespace detail {
 class scoped_lock {
   public:
     explicit scoped_lock(const lock_hooks &hooks) noexcept : hooks_(hooks) {
-        if (hooks_.lock) hooks_.lock(hooks_.context);
+        tlsf_lock_acquire(&hooks_);
     }
-    ~scoped_lock() {
-        if (hooks_.unlock) hooks_.unlock(hooks_.context);
-    }
+    ~scoped_lock() { tlsf_lock_release(&hooks_); }
     scoped_lock(const scoped_lock &) = delete;
     scoped_lock &operator=(const scoped_lock &) = delete;
 
