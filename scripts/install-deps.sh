@@ -8,7 +8,7 @@ set -euo pipefail
 minimal=(cmake make gcc g++ libgtest-dev googletest)
 full=(clang libclang-rt-14-dev gcc-multilib g++-multilib qemu-user valgrind
       libbenchmark-dev gcc-arm-none-eabi libnewlib-arm-none-eabi
-      libstdc++-arm-none-eabi-newlib libunicorn-dev pkg-config gnuplot-nox
+      libstdc++-arm-none-eabi-newlib qemu-system-arm libunicorn-dev pkg-config gnuplot-nox
       libjemalloc-dev libmimalloc-dev libgoogle-perftools-dev python3 clang-format)
 
 wanted=("${minimal[@]}")
