@@ -140,9 +140,10 @@ static const tlsf_lock_t heap_lock = {suspend_scheduler, resume_scheduler, NULL}
 
 /* ---- Building the heap (under the lock) -------------------------------------------------- */
 
-/* Misuse the heap detected (a double free, a foreign pointer): it left itself unchanged;
- * remember that the call did nothing, and stop here in debug builds, as heap_4's
- * configASSERTs on a bad vPortFree do. */
+/* Misuse the heap detected (a double free, a foreign pointer, a region too small): it
+ * left itself unchanged. Remember that the call did nothing, and fail configASSERT (the
+ * reason is never TLSF_ERROR_NONE here), as heap_4 asserts on a bad vPortFree. Runs
+ * under the lock. */
 static void report_misuse(tlsf_t heap, tlsf_error_t reason, const void *ptr, void *user) {
     (void)heap;
     (void)ptr;
@@ -243,6 +244,21 @@ static void *allocate_locked(size_t bytes) {
     return block;
 }
 
+#if defined(configHEAP_CLEAR_MEMORY_ON_FREE) && (configHEAP_CLEAR_MEMORY_ON_FREE == 1)
+/*
+ * configHEAP_CLEAR_MEMORY_ON_FREE: zero a block's bytes before it is freed, except the
+ * words a free block keeps (tlsf_config.h, TLSF_FILL): its two list links at the start and
+ * its last word. Those are left alone so that clearing a block that is already free (a
+ * double free, which tlsf_free then rejects) cannot break the heap's links. Once the block
+ * is free, they hold the heap's own links - unless it merged with a free neighbour, in
+ * which case up to three words of old data stay until the memory is reused.
+ */
+static void clear_block_contents(void *block, size_t usable) {
+    const size_t word = sizeof(void *);
+    if (usable > 3u * word) (void)memset((uint8_t *)block + 2u * word, 0, usable - 3u * word);
+}
+#endif
+
 /*
  * pvPortMalloc: a block of at least xWantedSize bytes aligned to portBYTE_ALIGNMENT, or
  * NULL (then, with configUSE_MALLOC_FAILED_HOOK = 1, vApplicationMallocFailedHook runs,
@@ -282,7 +298,7 @@ void *pvPortCalloc(size_t xNum, size_t xSize) {
  * vPortFree: return a block from pvPortMalloc. NULL is ignored. A pointer the heap's
  * checks reject (a double free, a misaligned or foreign pointer; see TLSF_CHECKS) fails
  * configASSERT and otherwise changes nothing. With configHEAP_CLEAR_MEMORY_ON_FREE = 1
- * the block's bytes are zeroed first. O(1) (plus the clearing).
+ * the block's bytes are zeroed first (see clear_block_contents). O(1) (plus the clearing).
  */
 void vPortFree(void *pv) {
     size_t span;
@@ -292,7 +308,7 @@ void vPortFree(void *pv) {
     tlsf_lock_acquire(&heap_lock);
     span = block_span(pv);
 #if defined(configHEAP_CLEAR_MEMORY_ON_FREE) && (configHEAP_CLEAR_MEMORY_ON_FREE == 1)
-    (void)memset(pv, 0, span - tlsf_alloc_overhead());
+    clear_block_contents(pv, span - tlsf_alloc_overhead());
 #endif
     state.misuse_reported = pdFALSE;
     tlsf_free(state.heap, pv);
@@ -325,8 +341,9 @@ void vPortInitialiseBlocks(void) {
 }
 
 #if heapTLSF_KERNEL_AT_LEAST(11, 1)
-/* Forget the heap and every count, so that the next allocation starts afresh (for
- * applications that restart the scheduler). No block may be in use by then. */
+/* Forget the heap and every count, so that the next allocation starts afresh in ucHeap
+ * (for applications that restart the scheduler; with regions, call
+ * vPortDefineHeapRegions again first). No block may be in use by then. */
 void vPortHeapResetState(void) {
     (void)memset(&state, 0, sizeof state);
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Stage: the FreeRTOS heap port (ports/freertos) in a real FreeRTOS firmware under
-# qemu-system-arm -M mps2-an386 (Cortex-M4F): test/freertos, built in two variants
+# Stage: the FreeRTOS heap port (ports/freertos). First its host tests against a recording
+# fake kernel (test/freertos/host: locking, hooks, trace calls, misuse, regions, stats);
+# then a real FreeRTOS firmware under qemu-system-arm -M mps2-an386 (Cortex-M4F):
+# test/freertos/firmware, built in two variants
 # (ucheap: heap_4 style with the scheduler-suspending lock; regions-isr: heap_5 style
 # regions, the interrupt-masking lock and allocations in the tick interrupt), each run
 # until it prints "freertos-heap-test: PASS" and exits 0.
@@ -14,21 +16,30 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=${1:-$root/build/test/freertos}
+mkdir -p "$out"
+status=0
+# The host tests need no kernel.
+host="$out/host"
+if { cmake -S "$root/test/freertos/host" -B "$host" -DCMAKE_BUILD_TYPE=Release &&
+     cmake --build "$host" -j "$(nproc)" && ctest --test-dir "$host" --output-on-failure; } >"$host.log" 2>&1; then
+  echo "freertos: host: $(grep -E 'tests passed' "$host.log")"
+else
+  tail -40 "$host.log"; echo "freertos: host tests FAILED"; status=1
+fi
+
 kernel=${FREERTOS_KERNEL_PATH:-$root/../shared/third_party/FreeRTOS-Kernel}
 if [[ ! -f "$kernel/include/FreeRTOS.h" ]]; then
-  echo "freertos: SKIPPED - no FreeRTOS kernel at '$kernel' (set FREERTOS_KERNEL_PATH to a FreeRTOS-Kernel tree)"
-  exit 0
+  echo "freertos: firmware SKIPPED - no FreeRTOS kernel at '$kernel' (set FREERTOS_KERNEL_PATH to a FreeRTOS-Kernel tree)"
+  exit $status
 fi
 kernel=$(cd "$kernel" && pwd)
 for tool in arm-none-eabi-gcc arm-none-eabi-g++ qemu-system-arm; do
   command -v "$tool" >/dev/null || { echo "freertos: $tool not found (scripts/install-deps.sh)" >&2; exit 1; }
 done
-mkdir -p "$out"
-status=0
 for variant in ucheap regions-isr; do
   dir="$out/$variant"
-  if ! { cmake -S "$root/test/freertos" -B "$dir" -DCMAKE_BUILD_TYPE=MinSizeRel \
-           -DCMAKE_TOOLCHAIN_FILE="$root/test/freertos/cortex-m4f.cmake" \
+  if ! { cmake -S "$root/test/freertos/firmware" -B "$dir" -DCMAKE_BUILD_TYPE=MinSizeRel \
+           -DCMAKE_TOOLCHAIN_FILE="$root/test/freertos/firmware/cortex-m4f.cmake" \
            -DFREERTOS_KERNEL_PATH="$kernel" -DTEST_VARIANT="$variant" &&
          cmake --build "$dir" -j "$(nproc)"; } >"$dir.build.log" 2>&1; then
     tail -40 "$dir.build.log"; echo "freertos: $variant: build FAILED"; status=1; continue

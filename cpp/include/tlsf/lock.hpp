@@ -13,6 +13,11 @@
 // Any type with lock() and unlock() (std::mutex, a class around an RTOS mutex) is adapted
 // by lock_hooks_for. An unlocked heap pays one predictable branch per operation.
 //
+// One lock concept for C and C++: lock_hooks is the C API's tlsf_lock_t (<tlsf_lock.h>).
+// A lock written once - the FreeRTOS port's (pxPortGetHeapLock()), a C library's - serves
+// a tlsf::heap (set_lock(*c_lock)) and C code's tlsf_locked_* calls alike, and
+// heap.get_lock() can be handed to C as a `const tlsf_lock_t *`.
+//
 // On Arm Cortex-M, interrupt_lock_hooks() masks interrupts instead (PRIMASK), and
 // interrupt_guard does the same for a scope, inline, for code that knows at compile time
 // that this is its lock (the global operator new with TLSF_LOCK_INTERRUPTS).
@@ -40,6 +45,8 @@ struct lock_hooks : ::tlsf_lock_t {
     // From a C lock: the same functions and context.
     constexpr lock_hooks(const ::tlsf_lock_t &c_lock) noexcept : ::tlsf_lock_t(c_lock) {}
 };
+// Nothing but the C struct: a lock_hooks passed or copied as a tlsf_lock_t loses nothing.
+static_assert(sizeof(lock_hooks) == sizeof(::tlsf_lock_t), "lock_hooks must add no state");
 
 // lock_hooks that call mutex.lock() and mutex.unlock() on `mutex`, which must outlive
 // every use of the heap it guards. Works for any BasicLockable type.
