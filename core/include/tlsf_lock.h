@@ -189,6 +189,23 @@ static inline size_t tlsf_locked_largest_allocatable(const tlsf_lock_t *lock, tl
     return largest;
 }
 
+/* tlsf_locked_cache_flush: tlsf_cache_flush(tlsf) under `lock` (bounded; see tlsf.h). */
+static inline void tlsf_locked_cache_flush(const tlsf_lock_t *lock, tlsf_t tlsf) {
+    tlsf_lock_acquire(lock);
+    tlsf_cache_flush(tlsf);
+    tlsf_lock_release(lock);
+}
+
+/* tlsf_locked_cache_set_limit: tlsf_cache_set_limit(tlsf, bytes) under `lock`. */
+static inline size_t tlsf_locked_cache_set_limit(const tlsf_lock_t *lock, tlsf_t tlsf,
+                                                 size_t bytes) {
+    size_t limit;
+    tlsf_lock_acquire(lock);
+    limit = tlsf_cache_set_limit(tlsf, bytes);
+    tlsf_lock_release(lock);
+    return limit;
+}
+
 /* tlsf_locked_reset_peak: tlsf_reset_peak(tlsf) under `lock`. */
 static inline void tlsf_locked_reset_peak(const tlsf_lock_t *lock, tlsf_t tlsf) {
     tlsf_lock_acquire(lock);

@@ -372,7 +372,7 @@ static void count_free_block(void *ptr, size_t size, int used, void *user) {
  * vPortGetHeapStats: every HeapStats_t field, from a walk of the pools (block sizes are
  * spans, header included, as heap_4 reports them; the smallest is 0 when no block is
  * free). Linear in the number of blocks, with the lock held, as heap_4's walk of its free
- * list is.
+ * list is. Flushes the core's front cache first, if it is compiled in.
  */
 void vPortGetHeapStats(HeapStats_t *pxHeapStats) {
     free_block_census_t census = {0u, 0u, 0u, 0u};
@@ -380,6 +380,9 @@ void vPortGetHeapStats(HeapStats_t *pxHeapStats) {
     configASSERT(pxHeapStats != NULL);
     if (pxHeapStats == NULL) return;
     tlsf_lock_acquire(&heap_lock);
+    /* A block in the core's front cache (TLSF_CACHE) is free to the port's counts but a
+     * block in use to the walk: give the cache back to the lists first (bounded). */
+    tlsf_cache_flush(state.heap);
     for (i = 0; i < state.pool_count; ++i)
         tlsf_walk_pool(state.pools[i], count_free_block, &census);
     pxHeapStats->xAvailableHeapSpaceInBytes = census.total;

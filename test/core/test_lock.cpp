@@ -18,7 +18,8 @@ using tlsf_test::Heap;
 
 // What the lock functions see: nesting depth, counts, and the heap's used blocks at each
 // acquire and release (read through tlsf_walk_pool, which works in every configuration,
-// TLSF_STATS=0 included).
+// TLSF_STATS=0 included). The heaps of these tests run without the front cache, so that a
+// freed block is free in the walk at once (a cached one is still a block in use there).
 struct LockProbe {
     Heap *heap = nullptr;
     int depth = 0;
@@ -90,6 +91,7 @@ struct HandlerProbe {
 class LockedCalls : public ::testing::Test {
   protected:
     LockedCalls() : heap_(64 * 1024) {
+        tlsf_cache_set_limit(heap_, 0);
         probe_.heap = &heap_;
         lock_ = probe_.AsLock();
         handler_.lock = &probe_;
@@ -337,6 +339,14 @@ TEST_F(LockedCalls, InspectionCallsAreBalancedAndAgreeWithThePlainCalls) {
     EXPECT_EQ(locked_stats.live_blocks, plain.live_blocks);
     probe_.Reset();
 
+    tlsf_locked_cache_flush(&lock_, heap_);
+    EXPECT_TRUE(probe_.TakenOnceAndReleased());
+    probe_.Reset();
+
+    EXPECT_EQ(tlsf_locked_cache_set_limit(&lock_, heap_, 0), 0u);
+    EXPECT_TRUE(probe_.TakenOnceAndReleased());
+    probe_.Reset();
+
     tlsf_locked_reset_peak(&lock_, heap_);
     EXPECT_TRUE(probe_.TakenOnceAndReleased());
     EXPECT_EQ(tlsf_test::Stats(heap_).peak_used_bytes, tlsf_test::Stats(heap_).used_bytes);
@@ -371,6 +381,33 @@ TEST_F(LockedCalls, WalkerRunsUnderTheLock) {
     probe_.Reset();
     tlsf_locked_walk_pool(&lock_, heap_.pools().front(), nullptr, nullptr); // NULL walker
     EXPECT_TRUE(probe_.TakenOnceAndReleased());
+}
+
+// With the front cache on, a locked free that caches the block and a locked malloc that
+// pops it back are still one acquire and one release each, and the flush that gives the
+// block back to the lists runs under the lock too.
+TEST(LockHook, CachedFreeAndFlushAreLocked) {
+    Heap heap(64 * 1024);
+    LockProbe probe;
+    const tlsf_lock_t lock{&LockProbe::Lock, &LockProbe::Unlock, &probe};
+    void *keep = tlsf_malloc(heap, 16); // so the block below is not at the pool's end
+    void *p = tlsf_malloc(heap, 16);
+    void *after = tlsf_malloc(heap, 16);
+    ASSERT_NE(p, nullptr);
+    tlsf_locked_free(&lock, heap, p);
+    void *again = tlsf_locked_malloc(&lock, heap, 16);
+    if (TLSF_CACHE) {
+        EXPECT_EQ(again, p); // popped from the cache: the same block
+    }
+    tlsf_locked_free(&lock, heap, again);
+    tlsf_locked_cache_flush(&lock, heap);
+    EXPECT_EQ(probe.acquires, 4);
+    EXPECT_EQ(probe.releases, 4);
+    EXPECT_EQ(probe.max_depth, 1);
+    EXPECT_EQ(tlsf_locked_check(&lock, heap), 0);
+    tlsf_free(heap, keep);
+    tlsf_free(heap, after);
+    EXPECT_EQ(heap.Errors(), 0);
 }
 
 // ---- NULL and partial locks, NULL heaps ----------------------------------------------------
@@ -433,8 +470,10 @@ TEST(LockHook, NullHeapReturnsNullAndReleases) {
     tlsf_locked_reset_peak(&lock, nullptr);
     tlsf_locked_get_stats(&lock, nullptr, nullptr);
     EXPECT_EQ(tlsf_locked_block_size(&lock, nullptr), 0u);
-    EXPECT_EQ(probe.acquires, 14);
-    EXPECT_EQ(probe.releases, 14);
+    tlsf_locked_cache_flush(&lock, nullptr);
+    EXPECT_EQ(tlsf_locked_cache_set_limit(&lock, nullptr, 100), 0u);
+    EXPECT_EQ(probe.acquires, 16);
+    EXPECT_EQ(probe.releases, 16);
     EXPECT_EQ(probe.max_depth, 1);
     EXPECT_EQ(probe.depth, 0);
 }

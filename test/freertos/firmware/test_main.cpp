@@ -7,9 +7,10 @@
 // deleted (the timer task frees them); std::vector and std::map whose global new/delete
 // go to pvPortMalloc; raw pvPortMalloc/pvPortCalloc/vPortFree with content checks; tasks
 // that create and delete tasks (the idle task frees those). In the "regions-isr" build the
-// heap is three regions (heap_5 style), locked by masking interrupts, and the tick
-// interrupt allocates and frees too. The "ucheap" build uses configTOTAL_HEAP_SIZE
-// (heap_4 style), suspends the scheduler, and grows the heap by two regions at run time.
+// heap is three regions (heap_5 style), locked by masking interrupts, the tick interrupt
+// allocates and frees too, and the core's front cache is on. The "ucheap" build uses
+// configTOTAL_HEAP_SIZE (heap_4 style), suspends the scheduler, and grows the heap by two
+// regions at run time.
 //
 // When every worker has finished and the idle task has freed their stacks, the supervisor
 // checks: the heap is consistent (tlsf_check, tlsf_check_pool), the free bytes are back
@@ -389,6 +390,7 @@ void supervisor(void *) {
 
     line out;
     out << "freertos-heap-test: PASS (" << (TEST_HEAP_REGIONS ? "regions" : "ucHeap")
+        << (TLSF_CACHE ? ", front cache" : "")
         << (configTLSF_HEAP_LOCK_MASKS_INTERRUPTS ? ", interrupt-masking lock" : ", scheduler lock")
         << ", " << worker_count << " workers, " << allocations << " allocations";
 #if configUSE_TICK_HOOK
