@@ -9,7 +9,8 @@
  *   - the C API, through the tlsf_locked_* wrappers below (bare metal, an RTOS);
  *   - the FreeRTOS heap port (ports/freertos/heap_tlsf.c), whose lock is one of these;
  *   - the C++ layer, whose tlsf::lock_hooks is a tlsf_lock_t (cpp/include/tlsf/lock.hpp);
- *   - the malloc shim (core/malloc), which takes its lock through the same two calls.
+ *   - a library built on the C API, e.g. the malloc shim (core/malloc): its lock as a
+ *     tlsf_lock_t, taken with tlsf_lock_acquire/release around its own critical sections.
  *
  * Header-only, C99, freestanding (<stddef.h> and tlsf.h only). The core is untouched: a
  * wrapper is tlsf_lock_acquire, the core call, tlsf_lock_release, all inline. The cost
@@ -20,7 +21,8 @@
  *     the context of the heap call (task, thread or, if the lock allows it, interrupt).
  *   - Neither may allocate from, or free to, the heap they guard (that would recurse).
  *   - The heap's error handler (tlsf_set_error_handler) runs while the lock is held, as
- *     does a tlsf_walk_pool walker: they must not call the locked heap either.
+ *     does a tlsf_walk_pool walker: they must not call the locked heap either. A handler
+ *     that does not return (abort, a fault loop) leaves the lock held.
  *   - A lock that masks interrupts must restore the mask it found (see the C++ layer's
  *     interrupt_lock_hooks for a nesting-safe PRIMASK pair on Cortex-M).
  */
