@@ -13,6 +13,11 @@
 // Any type with lock() and unlock() (std::mutex, a class around an RTOS mutex) is adapted
 // by lock_hooks_for. An unlocked heap pays one predictable branch per operation.
 //
+// One lock concept for C and C++: lock_hooks is the C API's tlsf_lock_t (<tlsf_lock.h>).
+// A lock written once - the FreeRTOS port's (pxPortGetHeapLock()), a C library's - serves
+// a tlsf::heap (set_lock(*c_lock)) and C code's tlsf_locked_* calls alike, and
+// heap.get_lock() can be handed to C as a `const tlsf_lock_t *`.
+//
 // On Arm Cortex-M, interrupt_lock_hooks() masks interrupts instead (PRIMASK), and
 // interrupt_guard does the same for a scope, inline, for code that knows at compile time
 // that this is its lock (the global operator new with TLSF_LOCK_INTERRUPTS).
@@ -21,17 +26,27 @@
 
 #include <cstdint>
 
+#include <tlsf_lock.h> // tlsf_lock_t, the one lock type of the C and C++ layers
+
 #include "tlsf/config.hpp"
 
 namespace tlsf {
 
-// A lock as plain functions. Both null (the default): no locking. The functions must not
+// A lock as plain functions: the C layer's tlsf_lock_t (<tlsf_lock.h>), so one lock value
+// serves a tlsf::heap, the C API's tlsf_locked_* calls and the FreeRTOS port alike - pass
+// a lock_hooks wherever a `const tlsf_lock_t *` is wanted, or build one from a
+// tlsf_lock_t. Both functions null (the default): no locking. The functions must not
 // throw (heap operations are noexcept) and must not allocate from the heap they guard.
-struct lock_hooks {
-    void (*lock)(void *context) = nullptr;
-    void (*unlock)(void *context) = nullptr;
-    void *context = nullptr;
+// The constructors only add what C lacks: zero by default, and constexpr.
+struct lock_hooks : ::tlsf_lock_t {
+    constexpr lock_hooks() noexcept : ::tlsf_lock_t{nullptr, nullptr, nullptr} {}
+    constexpr lock_hooks(void (*take)(void *), void (*give)(void *), void *state = nullptr) noexcept
+        : ::tlsf_lock_t{take, give, state} {}
+    // From a C lock: the same functions and context.
+    constexpr lock_hooks(const ::tlsf_lock_t &c_lock) noexcept : ::tlsf_lock_t(c_lock) {}
 };
+// Nothing but the C struct: a lock_hooks passed or copied as a tlsf_lock_t loses nothing.
+static_assert(sizeof(lock_hooks) == sizeof(::tlsf_lock_t), "lock_hooks must add no state");
 
 // lock_hooks that call mutex.lock() and mutex.unlock() on `mutex`, which must outlive
 // every use of the heap it guards. Works for any BasicLockable type.
@@ -101,11 +116,9 @@ namespace detail {
 class scoped_lock {
   public:
     explicit scoped_lock(const lock_hooks &hooks) noexcept : hooks_(hooks) {
-        if (hooks_.lock) hooks_.lock(hooks_.context);
+        tlsf_lock_acquire(&hooks_);
     }
-    ~scoped_lock() {
-        if (hooks_.unlock) hooks_.unlock(hooks_.context);
-    }
+    ~scoped_lock() { tlsf_lock_release(&hooks_); }
     scoped_lock(const scoped_lock &) = delete;
     scoped_lock &operator=(const scoped_lock &) = delete;
 

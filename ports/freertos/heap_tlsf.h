@@ -1,0 +1,60 @@
+/*
+ * SPDX-License-Identifier: MIT
+ *
+ * heap_tlsf.h - what the TLSF heap port adds to FreeRTOS's own heap API (portable.h).
+ *
+ * heap_tlsf.c implements every function portable.h declares for a heap (pvPortMalloc,
+ * vPortFree, pvPortCalloc, vPortDefineHeapRegions, vPortGetHeapStats, ...). Those need no
+ * header but FreeRTOS.h. This header is only for code that wants more: the TLSF heap
+ * itself and its lock (to share them, e.g. with the C++ layer), an O(1) "largest request
+ * that will succeed", and a consistency check for tests and debug builds.
+ *
+ * Include after FreeRTOS.h.
+ */
+#ifndef HEAP_TLSF_H
+#define HEAP_TLSF_H
+
+#include <stddef.h>
+
+#include "tlsf.h"
+#include "tlsf_lock.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * pxPortGetTlsfHeap: the TLSF heap behind pvPortMalloc, or NULL before the heap exists
+ * (it is built by vPortDefineHeapRegions or, without regions, by the first allocation).
+ * Calls on it must hold pxPortGetHeapLock(), e.g. through the tlsf_locked_* wrappers.
+ */
+tlsf_t pxPortGetTlsfHeap(void);
+
+/*
+ * pxPortGetHeapLock: the lock pvPortMalloc and vPortFree take (the scheduler suspended by
+ * default; interrupts masked with configTLSF_HEAP_LOCK_MASKS_INTERRUPTS = 1). Never NULL.
+ * Code that calls the TLSF heap directly takes this lock, so it excludes the port's calls.
+ */
+const tlsf_lock_t *pxPortGetHeapLock(void);
+
+/*
+ * xPortGetLargestAllocatableSize: the largest xWantedSize for which pvPortMalloc would
+ * succeed now (tlsf_largest_allocatable, O(1)); 0 before the heap exists. Unlike
+ * HeapStats_t's xSizeOfLargestFreeBlockInBytes this accounts for the block header and
+ * TLSF's size-class rounding, so it is the figure to compare a request with.
+ */
+size_t xPortGetLargestAllocatableSize(void);
+
+/*
+ * xPortCheckHeap: tlsf_check on the heap and tlsf_check_pool on each of its pools, under
+ * the heap's lock. Returns 0 when every check holds (or before the heap exists), otherwise
+ * the number of failed checks. Linear in the number of blocks: for tests and debug
+ * builds, not for real-time paths (the lock is held throughout).
+ */
+size_t xPortCheckHeap(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEAP_TLSF_H */
