@@ -38,87 +38,87 @@
     X("O2", "default",   "malloc",                   117)                               \
     X("O2", "default",   "free",                     115)                               \
     X("O2", "default",   "memalign",                 207)                               \
-    X("O2", "default",   "realloc-nocopy",           391)                               \
+    X("O2", "default",   "realloc-nocopy",           393)                               \
     X("O2", "default",   "init",                     160)                               \
     X("O2", "default",   "size:init+malloc+free",   1140)                               \
     X("O2", "default",   "size:core",               4074)                               \
     X("Os", "default",   "malloc",                   140)                               \
     X("Os", "default",   "free",                     149)                               \
     X("Os", "default",   "memalign",                 245)                               \
-    X("Os", "default",   "realloc-nocopy",           480)                               \
+    X("Os", "default",   "realloc-nocopy",           484)                               \
     X("Os", "default",   "init",                     167)                               \
     X("Os", "default",   "size:init+malloc+free",    914)                               \
     X("Os", "default",   "size:core",               3152)                               \
     X("O2", "smallest",  "malloc",                   105)                               \
     X("O2", "smallest",  "free",                     100)                               \
     X("O2", "smallest",  "memalign",                 195)                               \
-    X("O2", "smallest",  "realloc-nocopy",           356)                               \
+    X("O2", "smallest",  "realloc-nocopy",           357)                               \
     X("O2", "smallest",  "init",                     115)                               \
     X("O2", "smallest",  "size:init+malloc+free",   1058)                               \
     X("O2", "smallest",  "size:core",               4750)                               \
     X("Os", "smallest",  "malloc",                   129)                               \
     X("Os", "smallest",  "free",                     124)                               \
     X("Os", "smallest",  "memalign",                 238)                               \
-    X("Os", "smallest",  "realloc-nocopy",           435)                               \
+    X("Os", "smallest",  "realloc-nocopy",           439)                               \
     X("Os", "smallest",  "init",                     122)                               \
     X("Os", "smallest",  "size:init+malloc+free",    780)                               \
     X("Os", "smallest",  "size:core",               2908)                               \
     X("O2", "checks0",   "malloc",                   115)                               \
     X("O2", "checks0",   "free",                     106)                               \
     X("O2", "checks0",   "memalign",                 207)                               \
-    X("O2", "checks0",   "realloc-nocopy",           378)                               \
+    X("O2", "checks0",   "realloc-nocopy",           380)                               \
     X("O2", "checks0",   "init",                     160)                               \
     X("O2", "checks0",   "size:init+malloc+free",   1110)                               \
     X("O2", "checks0",   "size:core",               4032)                               \
     X("Os", "checks0",   "malloc",                   139)                               \
     X("Os", "checks0",   "free",                     130)                               \
     X("Os", "checks0",   "memalign",                 245)                               \
-    X("Os", "checks0",   "realloc-nocopy",           448)                               \
+    X("Os", "checks0",   "realloc-nocopy",           452)                               \
     X("Os", "checks0",   "init",                     167)                               \
     X("Os", "checks0",   "size:init+malloc+free",    856)                               \
     X("Os", "checks0",   "size:core",               3086)                               \
     X("O2", "checks2",   "malloc",                   134)                               \
     X("O2", "checks2",   "free",                     166)                               \
     X("O2", "checks2",   "memalign",                 232)                               \
-    X("O2", "checks2",   "realloc-nocopy",           485)                               \
+    X("O2", "checks2",   "realloc-nocopy",           488)                               \
     X("O2", "checks2",   "init",                     182)                               \
     X("O2", "checks2",   "size:init+malloc+free",   1628)                               \
     X("O2", "checks2",   "size:core",               4870)                               \
     X("Os", "checks2",   "malloc",                   165)                               \
     X("Os", "checks2",   "free",                     218)                               \
     X("Os", "checks2",   "memalign",                 278)                               \
-    X("Os", "checks2",   "realloc-nocopy",           607)                               \
+    X("Os", "checks2",   "realloc-nocopy",           611)                               \
     X("Os", "checks2",   "init",                     185)                               \
     X("Os", "checks2",   "size:init+malloc+free",   1186)                               \
     X("Os", "checks2",   "size:core",               3492)                               \
     X("O2", "cache",     "malloc",                   126)                               \
-    X("O2", "cache",     "free",                     128)                               \
+    X("O2", "cache",     "free",                     130)                               \
     X("O2", "cache",     "memalign",                 209)                               \
-    X("O2", "cache",     "realloc-nocopy",           402)                               \
+    X("O2", "cache",     "realloc-nocopy",           404)                               \
     X("O2", "cache",     "init",                     264)                               \
     X("O2", "cache",     "malloc-drain",            6340)                               \
     X("O2", "cache",     "size:init+malloc+free",   1552)                               \
     X("O2", "cache",     "size:core",               4826)                               \
     X("Os", "cache",     "malloc",                   154)                               \
-    X("Os", "cache",     "free",                     157)                               \
+    X("Os", "cache",     "free",                     161)                               \
     X("Os", "cache",     "memalign",                 254)                               \
-    X("Os", "cache",     "realloc-nocopy",           495)                               \
+    X("Os", "cache",     "realloc-nocopy",           499)                               \
     X("Os", "cache",     "init",                     271)                               \
     X("Os", "cache",     "malloc-drain",            7529)                               \
     X("Os", "cache",     "size:init+malloc+free",   1182)                               \
     X("Os", "cache",     "size:core",               3590)                               \
     X("O2", "leancache", "malloc",                   114)                               \
-    X("O2", "leancache", "free",                     111)                               \
+    X("O2", "leancache", "free",                     113)                               \
     X("O2", "leancache", "memalign",                 196)                               \
-    X("O2", "leancache", "realloc-nocopy",           367)                               \
+    X("O2", "leancache", "realloc-nocopy",           369)                               \
     X("O2", "leancache", "init",                     249)                               \
     X("O2", "leancache", "malloc-drain",            6148)                               \
     X("O2", "leancache", "size:init+malloc+free",   1440)                               \
     X("O2", "leancache", "size:core",               4592)                               \
     X("Os", "leancache", "malloc",                   144)                               \
-    X("Os", "leancache", "free",                     134)                               \
+    X("Os", "leancache", "free",                     138)                               \
     X("Os", "leancache", "memalign",                 247)                               \
-    X("Os", "leancache", "realloc-nocopy",           451)                               \
+    X("Os", "leancache", "realloc-nocopy",           455)                               \
     X("Os", "leancache", "init",                     256)                               \
     X("Os", "leancache", "malloc-drain",            7458)                               \
     X("Os", "leancache", "size:init+malloc+free",   1016)                               \
