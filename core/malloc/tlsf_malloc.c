@@ -93,11 +93,8 @@ EXPORT void *API(malloc)(size_t bytes) {
 }
 
 EXPORT void API(free)(void *ptr) {
-    int saved_errno;
     if (ptr == NULL) return;
-    saved_errno = errno; /* munmap of a chunk may set it */
-    tlsfm_heap_free(ptr, "free");
-    errno = saved_errno;
+    tlsfm_heap_free(ptr, "free"); /* keeps errno (tlsfm_os.c unmaps without touching it) */
 }
 
 EXPORT void *API(calloc)(size_t count, size_t size) {

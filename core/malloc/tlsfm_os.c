@@ -27,6 +27,7 @@
 
 #include "tlsfm_os.h"
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -35,16 +36,14 @@
 #include "tlsfm_diag.h"
 #include "tlsfm_lock.h"
 
-#define LEAF_LOG2 13
+#define LEAF_LOG2 TLSFM_LEAF_LOG2
 #define LEAF_ENTRIES ((size_t)1 << LEAF_LOG2)
-#define TOP_ENTRIES ((size_t)1 << 13)
+#define TOP_ENTRIES TLSFM_TOP_ENTRIES
 #define LARGE_HEADER_BYTES ((size_t)64)
 #define LARGE_CACHE_SLOTS 16
 #define LARGE_CACHE_BYTES ((size_t)64 << 20)
 
-typedef _Atomic(tlsfm_mapping_t *) region_slot_t;
-
-static _Atomic(region_slot_t *) region_top[TOP_ENTRIES];
+_Atomic(tlsfm_region_slot_t *) tlsfm_region_top[TOP_ENTRIES];
 static atomic_size_t page_size_cached;
 
 /* Guarded by the lock. */
@@ -72,6 +71,13 @@ static size_t round_up(size_t value, size_t align) {
     return (value + align - 1) & ~(align - 1);
 }
 
+/* munmap that leaves errno alone (free must not change it). */
+static void unmap(void *mem, size_t bytes) {
+    int saved_errno = errno;
+    munmap(mem, bytes);
+    errno = saved_errno;
+}
+
 void *tlsfm_os_map_pages(size_t bytes) {
     void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     return mem == MAP_FAILED ? NULL : mem;
@@ -88,8 +94,8 @@ static uintptr_t map_aligned(size_t bytes, size_t align) {
     raw = (uintptr_t)tlsfm_os_map_pages(span);
     if (raw == 0) return 0;
     start = (raw + align - 1) & ~(uintptr_t)(align - 1);
-    if (start > raw) munmap((void *)raw, start - raw);
-    if (raw + span > start + bytes) munmap((void *)(start + bytes), raw + span - start - bytes);
+    if (start > raw) unmap((void *)raw, start - raw);
+    if (raw + span > start + bytes) unmap((void *)(start + bytes), raw + span - start - bytes);
     return start;
 }
 
@@ -102,18 +108,6 @@ static int region_index(uintptr_t address, size_t *top, size_t *leaf) {
     return *top < TOP_ENTRIES;
 }
 
-tlsfm_mapping_t *tlsfm_os_lookup(const void *ptr) {
-    size_t top, leaf;
-    region_slot_t *slots;
-    tlsfm_mapping_t *mapping;
-    if (!region_index((uintptr_t)ptr, &top, &leaf)) return NULL;
-    slots = atomic_load_explicit(&region_top[top], memory_order_acquire);
-    if (slots == NULL) return NULL;
-    mapping = atomic_load_explicit(&slots[leaf], memory_order_acquire);
-    if (mapping == NULL || (uintptr_t)ptr - mapping->base >= mapping->map_bytes) return NULL;
-    return mapping;
-}
-
 /* Point every region of [base, base + bytes) at `mapping` (NULL: clear them). Returns 0
  * if a leaf could not be mapped or the range lies beyond the map (nothing is set then). */
 static int set_regions_locked(uintptr_t base, size_t bytes, tlsfm_mapping_t *mapping) {
@@ -122,18 +116,18 @@ static int set_regions_locked(uintptr_t base, size_t bytes, tlsfm_mapping_t *map
     if (bytes == 0 || !region_index(base + bytes - 1, &top, &leaf)) return 0;
     for (address = base; address < base + bytes; address += TLSFM_REGION_BYTES) {
         region_index(address, &top, &leaf);
-        if (atomic_load_explicit(&region_top[top], memory_order_relaxed) == NULL) {
-            region_slot_t *slots;
+        if (atomic_load_explicit(&tlsfm_region_top[top], memory_order_relaxed) == NULL) {
+            tlsfm_region_slot_t *slots;
             if (mapping == NULL) continue;
-            slots = (region_slot_t *)tlsfm_os_map_pages(LEAF_ENTRIES * sizeof *slots);
+            slots = (tlsfm_region_slot_t *)tlsfm_os_map_pages(LEAF_ENTRIES * sizeof *slots);
             if (slots == NULL) return 0;
-            atomic_store_explicit(&region_top[top], slots, memory_order_release);
+            atomic_store_explicit(&tlsfm_region_top[top], slots, memory_order_release);
         }
     }
     for (address = base; address < base + bytes; address += TLSFM_REGION_BYTES) {
-        region_slot_t *slots;
+        tlsfm_region_slot_t *slots;
         region_index(address, &top, &leaf);
-        slots = atomic_load_explicit(&region_top[top], memory_order_relaxed);
+        slots = atomic_load_explicit(&tlsfm_region_top[top], memory_order_relaxed);
         if (slots != NULL) atomic_store_explicit(&slots[leaf], mapping, memory_order_release);
     }
     return 1;
@@ -157,7 +151,7 @@ tlsfm_mapping_t *tlsfm_os_map_chunk_locked(size_t bytes, void *owner) {
     chunk->kind = TLSFM_CHUNK;
     chunk->owner = owner;
     if (!set_regions_locked(base, bytes, chunk)) {
-        munmap((void *)base, bytes);
+        unmap((void *)base, bytes);
         return NULL;
     }
     count_map_locked(bytes);
@@ -168,7 +162,7 @@ void tlsfm_os_unmap_chunk_locked(tlsfm_mapping_t *chunk) {
     uintptr_t base = chunk->base;
     size_t bytes = chunk->map_bytes;
     set_regions_locked(base, bytes, NULL);
-    munmap((void *)base, bytes);
+    unmap((void *)base, bytes);
     stats.mapped_bytes -= bytes;
     stats.unmaps++;
 }
@@ -213,7 +207,7 @@ static void cache_remove_locked(size_t slot) {
  * Returns 0 (and unmaps it) if the region map cannot take it. */
 static int large_enter_locked(tlsfm_mapping_t *mapping) {
     if (!set_regions_locked(mapping->base, mapping->map_bytes, mapping)) {
-        munmap((void *)mapping->base, mapping->map_bytes);
+        unmap((void *)mapping->base, mapping->map_bytes);
         return 0;
     }
     mapping->prev = NULL;
@@ -242,7 +236,7 @@ void *tlsfm_os_large_alloc(size_t bytes, size_t align, int *fresh) {
         stats.cached_bytes -= c.map_bytes;
         stats.cache_hits++;
         if (c.map_bytes > need) {
-            munmap((void *)(c.base + need), c.map_bytes - need);
+            unmap((void *)(c.base + need), c.map_bytes - need);
             stats.unmaps++;
         }
         base = c.base;
@@ -271,13 +265,13 @@ void *tlsfm_os_large_alloc(size_t bytes, size_t align, int *fresh) {
 /* Keep the freed mapping for reuse, evicting the oldest beyond the caps. */
 static void cache_insert_locked(uintptr_t base, size_t map_bytes) {
     if (map_bytes > LARGE_CACHE_BYTES) {
-        munmap((void *)base, map_bytes);
+        unmap((void *)base, map_bytes);
         stats.unmaps++;
         return;
     }
     while (large_cache_count > 0 && (large_cache_count == LARGE_CACHE_SLOTS ||
                                      stats.cached_bytes + map_bytes > LARGE_CACHE_BYTES)) {
-        munmap((void *)large_cache[0].base, large_cache[0].map_bytes);
+        unmap((void *)large_cache[0].base, large_cache[0].map_bytes);
         stats.cached_bytes -= large_cache[0].map_bytes;
         stats.unmaps++;
         cache_remove_locked(0);

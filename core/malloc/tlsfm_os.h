@@ -18,6 +18,7 @@
 #ifndef TLSFM_OS_H
 #define TLSFM_OS_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,9 +53,28 @@ typedef struct tlsfm_os_stats {
 /* The system's page size (set on first use; needs no lock). */
 size_t tlsfm_page_bytes(void);
 
-/* The mapping that covers `ptr`, or NULL if none does. Lock-free: the entry of a mapping is
- * written before any of its blocks is handed out and cleared after its last is freed. */
-tlsfm_mapping_t *tlsfm_os_lookup(const void *ptr);
+/* The region map's layout (tlsfm_os.c); inline here because free asks it on every call. */
+#define TLSFM_LEAF_LOG2 13
+#define TLSFM_TOP_ENTRIES ((size_t)1 << 13)
+typedef _Atomic(tlsfm_mapping_t *) tlsfm_region_slot_t;
+extern _Atomic(tlsfm_region_slot_t *) tlsfm_region_top[TLSFM_TOP_ENTRIES];
+
+/* The mapping that covers `ptr`, or NULL if none does: two dependent loads and a range
+ * check. Lock-free: the entry of a mapping is written (release) before any of its blocks
+ * is handed out and cleared after its last one is freed. */
+static inline tlsfm_mapping_t *tlsfm_os_lookup(const void *ptr) {
+    uintptr_t region = (uintptr_t)ptr >> TLSFM_REGION_LOG2;
+    size_t top = (size_t)(region >> TLSFM_LEAF_LOG2);
+    tlsfm_region_slot_t *slots;
+    tlsfm_mapping_t *mapping;
+    if (top >= TLSFM_TOP_ENTRIES) return NULL;
+    slots = atomic_load_explicit(&tlsfm_region_top[top], memory_order_acquire);
+    if (slots == NULL) return NULL;
+    mapping = atomic_load_explicit(&slots[region & (((uintptr_t)1 << TLSFM_LEAF_LOG2) - 1)],
+                                   memory_order_acquire);
+    if (mapping == NULL || (uintptr_t)ptr - mapping->base >= mapping->map_bytes) return NULL;
+    return mapping;
+}
 
 /* `bytes` (at most TLSFM_REGION_BYTES) of fresh zeroed memory at a region boundary, with
  * its header filled (kind TLSFM_CHUNK, `owner`) and entered in the region map; NULL when

@@ -96,11 +96,12 @@ static pthread_key_t exit_key;
 static int exit_key_state; /* 0: not made yet, 1: made, -1: failed */
 
 static atomic_size_t chunk_bytes_cached; /* 0 until first computed */
+static atomic_size_t large_limit_cached; /* chunk_bytes() / 4, 0 until first computed */
 
 /* ---- Sizes ----------------------------------------------------------------------------- */
 
 /* A chunk: 4 MiB, or less if the configuration's largest pool is smaller. */
-static size_t chunk_bytes(void) {
+__attribute__((noinline)) static size_t chunk_bytes(void) {
     size_t bytes = atomic_load_explicit(&chunk_bytes_cached, memory_order_relaxed);
     if (bytes == 0) {
         size_t page = tlsfm_page_bytes();
@@ -109,14 +110,22 @@ static size_t chunk_bytes(void) {
                           ~(page - 1);
         bytes = CHUNK_BYTES < max_pool ? CHUNK_BYTES : max_pool;
         atomic_store_explicit(&chunk_bytes_cached, bytes, memory_order_relaxed);
+        atomic_store_explicit(&large_limit_cached, bytes / 4, memory_order_relaxed);
     }
     return bytes;
 }
 
-int tlsfm_heap_is_large(size_t bytes, size_t align) {
-    size_t limit = chunk_bytes() / 4;
+/* Requests above this many bytes (with the alignment's slack) get a mapping of their own. */
+static inline size_t large_limit(void) {
+    size_t limit = atomic_load_explicit(&large_limit_cached, memory_order_relaxed);
+    return limit != 0 ? limit : chunk_bytes() / 4;
+}
+
+/* `align` is 0 or above the default alignment (tlsfm_heap_alloc's contract). */
+static inline int is_large(size_t bytes, size_t align) {
+    size_t limit = large_limit();
     if (bytes > limit) return 1;
-    return align > tlsf_align_size() && align > limit - bytes;
+    return align != 0 && align > limit - bytes;
 }
 
 static chunk_t *chunk_of(const void *ptr) {
@@ -154,12 +163,13 @@ static void on_heap_error(tlsf_t tlsf, tlsf_error_t reason, const void *ptr, voi
     }
 }
 
-static void check_error(thread_heap_t *heap, const char *function) {
-    if (heap->error != TLSF_ERROR_NONE) {
-        tlsf_error_t reason = heap->error;
-        heap->error = TLSF_ERROR_NONE;
-        tlsfm_die(function, tlsf_error_string(reason), heap->error_ptr);
-    }
+__attribute__((noreturn, noinline)) static void die_of_error(thread_heap_t *heap,
+                                                             const char *function) {
+    tlsfm_die(function, tlsf_error_string(heap->error), heap->error_ptr);
+}
+
+static inline void check_error(thread_heap_t *heap, const char *function) {
+    if (heap->error != TLSF_ERROR_NONE) die_of_error(heap, function);
 }
 
 /* The mapping of a pointer given to free, realloc or malloc_usable_size: abort unless it
@@ -226,7 +236,7 @@ static void release_chunk(thread_heap_t *heap, chunk_t *chunk, int locked) {
     maybe_unlock(locked);
 }
 
-static void note_alloc(thread_heap_t *heap, const void *ptr) {
+static inline void note_alloc(thread_heap_t *heap, const void *ptr) {
     chunk_t *chunk = chunk_of(ptr);
     if (chunk->live++ == 0) counter_sub(&heap->empty_chunks, 1);
     counter_add(&heap->live_blocks, 1);
@@ -234,15 +244,19 @@ static void note_alloc(thread_heap_t *heap, const void *ptr) {
 
 /* A block of `chunk` went back into the heap; unmap the chunk if that emptied it and the
  * heap already keeps an empty one. */
-static void note_free(thread_heap_t *heap, chunk_t *chunk, int locked) {
-    counter_sub(&heap->live_blocks, 1);
-    if (--chunk->live != 0) return;
+__attribute__((noinline)) static void chunk_emptied(thread_heap_t *heap, chunk_t *chunk,
+                                                    int locked) {
     counter_add(&heap->empty_chunks, 1);
     if (counter(&heap->empty_chunks) > 1) release_chunk(heap, chunk, locked);
 }
 
+static inline void note_free(thread_heap_t *heap, chunk_t *chunk, int locked) {
+    counter_sub(&heap->live_blocks, 1);
+    if (--chunk->live == 0) chunk_emptied(heap, chunk, locked);
+}
+
 /* Free a block of `heap` by its owner (or by the lock holder, for an orphan). */
-static void free_into(thread_heap_t *heap, void *ptr, const char *function, int locked) {
+static inline void free_into(thread_heap_t *heap, void *ptr, const char *function, int locked) {
     tlsf_free(heap->tlsf, ptr);
     check_error(heap, function);
     note_free(heap, chunk_of(ptr), locked);
@@ -251,17 +265,22 @@ static void free_into(thread_heap_t *heap, void *ptr, const char *function, int 
 /* ---- Remote frees ------------------------------------------------------------------------ */
 
 /* Free at most `limit` of the blocks other threads pushed onto the heap's list. */
-static void take_back(thread_heap_t *heap, size_t limit, int locked) {
+__attribute__((noinline)) static void take_back_some(thread_heap_t *heap, size_t limit,
+                                                     int locked) {
     size_t n;
-    if (heap->pending == NULL) {
-        if (atomic_load_explicit(&heap->remote, memory_order_relaxed) == NULL) return;
+    if (heap->pending == NULL)
         heap->pending = atomic_exchange_explicit(&heap->remote, NULL, memory_order_acquire);
-    }
     for (n = 0; n < limit && heap->pending != NULL; ++n) {
         void *ptr = heap->pending;
         heap->pending = *(void **)ptr;
         free_into(heap, ptr, "free (from another thread)", locked);
     }
+}
+
+/* The check every call makes: two loads when nothing is waiting. */
+static inline void take_back(thread_heap_t *heap, size_t limit, int locked) {
+    if (heap->pending != NULL || atomic_load_explicit(&heap->remote, memory_order_relaxed) != NULL)
+        take_back_some(heap, limit, locked);
 }
 
 static void take_back_all(thread_heap_t *heap, int locked) {
@@ -345,51 +364,104 @@ __attribute__((noinline)) static thread_heap_t *attach(void) {
     return heap;
 }
 
-static thread_heap_t *current_heap(void) {
-    thread_heap_t *heap = my_heap;
-    return heap != NULL ? heap : attach();
+/* ---- Sizes of blocks of other threads -------------------------------------------------- */
+
+#if defined(__SANITIZE_THREAD__)
+#define TLSFM_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TLSFM_TSAN 1
+#endif
+#endif
+#ifdef TLSFM_TSAN
+void AnnotateIgnoreReadsBegin(const char *file, int line);
+void AnnotateIgnoreReadsEnd(const char *file, int line);
+#endif
+
+/*
+ * The usable size of a block that may belong to another thread's heap. Its size word shares
+ * the header with a flag bit ("the block before is free") that the owner may set or clear
+ * at the same moment, when it frees or allocates the block before it; the size bits do not
+ * change while the block is live, so the value read is right whichever flag it sees. Under
+ * ThreadSanitizer this one read is taken out of race detection (it would be reported as a
+ * race with the owner's flag write, which is known and harmless).
+ */
+static size_t block_size_any_owner(void *ptr) {
+    size_t size;
+#ifdef TLSFM_TSAN
+    AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+#endif
+    size = tlsf_block_size(ptr);
+#ifdef TLSFM_TSAN
+    AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+#endif
+    return size;
 }
 
 /* ---- Allocation -------------------------------------------------------------------------- */
 
-static void *heap_block(thread_heap_t *heap, size_t bytes, size_t align) {
+static inline void *heap_block(thread_heap_t *heap, size_t bytes, size_t align) {
     return align ? tlsf_memalign(heap->tlsf, align, bytes) : tlsf_malloc(heap->tlsf, bytes);
 }
 
-void *tlsfm_heap_alloc(size_t bytes, size_t align, int *fresh) {
-    thread_heap_t *heap;
+/* Everything but a block that the caller's heap has: a large block, the thread's first
+ * call, or a heap that must take back all remote frees and maybe grow. */
+__attribute__((noinline)) static void *alloc_slow(thread_heap_t *heap, size_t bytes, size_t align,
+                                                  int *fresh) {
     void *ptr;
-    if (fresh != NULL) *fresh = 0;
-    if (tlsfm_heap_is_large(bytes, align)) return tlsfm_os_large_alloc(bytes, align, fresh);
-    heap = current_heap();
-    if (heap == NULL) return NULL;
-    take_back(heap, TLSFM_REMOTE_BATCH, 0);
-    ptr = heap_block(heap, bytes, align);
-    if (ptr == NULL) {
-        /* About to map a chunk: first take back all the other threads freed. */
-        take_back_all(heap, 0);
+    if (is_large(bytes, align)) return tlsfm_os_large_alloc(bytes, align, fresh);
+    if (heap == NULL) {
+        heap = attach();
+        if (heap == NULL) return NULL;
         ptr = heap_block(heap, bytes, align);
-        if (ptr == NULL && grow(heap, 0)) ptr = heap_block(heap, bytes, align);
-        if (ptr == NULL) return NULL;
+        if (ptr != NULL) {
+            note_alloc(heap, ptr);
+            return ptr;
+        }
     }
+    /* About to map a chunk: first take back all the other threads freed. */
+    take_back_all(heap, 0);
+    ptr = heap_block(heap, bytes, align);
+    if (ptr == NULL && grow(heap, 0)) ptr = heap_block(heap, bytes, align);
+    if (ptr == NULL) return NULL;
     note_alloc(heap, ptr);
     return ptr;
 }
 
-void tlsfm_heap_free(void *ptr, const char *function) {
+void *tlsfm_heap_alloc(size_t bytes, size_t align, int *fresh) {
+    thread_heap_t *heap = my_heap;
+    void *ptr;
+    if (fresh != NULL) *fresh = 0;
+    if (heap == NULL || is_large(bytes, align)) return alloc_slow(heap, bytes, align, fresh);
+    take_back(heap, TLSFM_REMOTE_BATCH, 0);
+    ptr = heap_block(heap, bytes, align);
+    if (ptr == NULL) return alloc_slow(heap, bytes, align, fresh);
+    note_alloc(heap, ptr);
+    return ptr;
+}
+
+/* Every case but the calling thread's own chunk. */
+__attribute__((noinline)) static void free_elsewhere(void *ptr, const char *function) {
     tlsfm_mapping_t *mapping = mapping_of(ptr, function);
-    thread_heap_t *heap;
-    if (mapping->kind == TLSFM_LARGE) {
+    if (mapping->kind == TLSFM_LARGE)
         tlsfm_os_large_free(mapping, ptr, function);
-        return;
-    }
-    heap = my_heap;
-    if (mapping->owner == heap) {
+    else if (mapping->owner == my_heap)
+        free_into(my_heap, ptr, function, 0);
+    else
+        free_remote((thread_heap_t *)mapping->owner, ptr, function);
+}
+
+void tlsfm_heap_free(void *ptr, const char *function) {
+    tlsfm_mapping_t *mapping = tlsfm_os_lookup(ptr);
+    thread_heap_t *heap = my_heap;
+    /* A chunk of the caller's heap (a large mapping has no owner), past the header. */
+    if (mapping != NULL && mapping->owner == heap && heap != NULL &&
+        (uintptr_t)ptr - mapping->base >= CHUNK_HEADER_BYTES) {
         free_into(heap, ptr, function, 0);
         take_back(heap, TLSFM_REMOTE_BATCH, 0);
-    } else {
-        free_remote((thread_heap_t *)mapping->owner, ptr, function);
+        return;
     }
+    free_elsewhere(ptr, function);
 }
 
 void *tlsfm_heap_realloc(void *ptr, size_t bytes, const char *function) {
@@ -399,10 +471,10 @@ void *tlsfm_heap_realloc(void *ptr, size_t bytes, const char *function) {
     if (mapping->kind == TLSFM_LARGE) {
         old = tlsfm_os_large_usable(mapping);
         /* Stays in its mapping while it still needs one and uses at least half of it. */
-        if (bytes <= old && bytes >= old / 2 && tlsfm_heap_is_large(bytes, 0)) return ptr;
+        if (bytes <= old && bytes >= old / 2 && is_large(bytes, 0)) return ptr;
     } else {
         thread_heap_t *heap = my_heap;
-        if (mapping->owner == heap && !tlsfm_heap_is_large(bytes, 0)) {
+        if (mapping->owner == heap && heap != NULL && !is_large(bytes, 0)) {
             take_back(heap, TLSFM_REMOTE_BATCH, 0);
             moved = tlsf_realloc(heap->tlsf, ptr, bytes);
             check_error(heap, function);
@@ -414,10 +486,7 @@ void *tlsfm_heap_realloc(void *ptr, size_t bytes, const char *function) {
                 return moved;
             }
         }
-        /* The size word of a block of another thread's heap shares its header with flag
-         * bits that the owner may flip at the same time (when the block before it changes
-         * state); the size bits themselves are stable while the block is live. */
-        old = tlsf_block_size(ptr);
+        old = block_size_any_owner(ptr);
     }
     moved = tlsfm_heap_alloc(bytes, 0, NULL);
     if (moved == NULL) return NULL;
@@ -429,7 +498,7 @@ void *tlsfm_heap_realloc(void *ptr, size_t bytes, const char *function) {
 size_t tlsfm_heap_usable_size(void *ptr, const char *function) {
     tlsfm_mapping_t *mapping = mapping_of(ptr, function);
     if (mapping->kind == TLSFM_LARGE) return tlsfm_os_large_usable(mapping);
-    return tlsf_block_size(ptr); /* see tlsfm_heap_realloc on other threads' blocks */
+    return block_size_any_owner(ptr);
 }
 
 /* ---- Inspection -------------------------------------------------------------------------- */

@@ -24,7 +24,8 @@
 #define TLSFM_REMOTE_BATCH 16
 
 /*
- * A block of `bytes` aligned to `align` (0: the default alignment; else a power of two)
+ * A block of `bytes` aligned to `align` (0: the default alignment; else a power of two
+ * above tlsf_align_size())
  * from the calling thread's heap, or a large mapping of its own above a quarter of a chunk.
  * NULL when there is no memory. *fresh (if not NULL) tells whether the block's memory came
  * zeroed from the system and was not written since (calloc may then skip its memset).
@@ -44,9 +45,6 @@ void *tlsfm_heap_realloc(void *ptr, size_t bytes, const char *function);
 
 /* Usable bytes of the block at `ptr` (not NULL). Misuse as tlsfm_heap_free. */
 size_t tlsfm_heap_usable_size(void *ptr, const char *function);
-
-/* Whether a request of `bytes` at `align` is served by a large mapping of its own. */
-int tlsfm_heap_is_large(size_t bytes, size_t align);
 
 /* The fields of tlsfm_info (tlsf_malloc.h) and the check (tlsfm_check). */
 void tlsfm_heap_get_info(struct tlsfm_info *info);
