@@ -67,11 +67,16 @@ typedef enum tlsf_error {
  * The error handler. Called when a heap detects misuse, with the heap, the reason and
  * the pointer involved, and the user value given to tlsf_set_error_handler. When it
  * returns, the call that detected the misuse does nothing further (free leaves the heap
- * as it was, realloc returns NULL, add_pool returns NULL): the heap stays consistent.
- * When no handler is installed, the library's build decides (TLSF_DEFAULT_ERROR_HANDLER,
+ * as it was, realloc and tlsf_usable_size return NULL or 0, add_pool returns NULL): the
+ * heap and its statistics stay exactly as they were.
+ * When no handler is installed: misuse of a block (TLSF_ERROR_DOUBLE_FREE, _BAD_POINTER,
+ * _CORRUPT_BLOCK) goes where the library's build decides (TLSF_DEFAULT_ERROR_HANDLER,
  * tlsf_config.h): hosted builds made with CMake run tlsf_default_error_handler, which
  * prints one line on stderr and aborts; freestanding builds (and the header's default)
- * do nothing further, silently. The C++ layer installs its own handler, which aborts too.
+ * do nothing further, silently. Bad pool arguments (TLSF_ERROR_BAD_POOL,
+ * _POOL_IN_USE) never abort on their own: the call's result says it failed (NULL, or the
+ * pool stays in the heap), and only an installed handler hears of them. The C++ layer
+ * and the malloc shim install handlers of their own, which abort.
  */
 typedef void (*tlsf_error_handler_t)(tlsf_t tlsf, tlsf_error_t reason, const void *ptr, void *user);
 
@@ -88,7 +93,7 @@ typedef struct tlsf_stats {
     size_t alloc_count;         /* successful allocations, reallocations that moved included */
     size_t free_count;          /* blocks freed */
     size_t failed_count;        /* allocation requests that returned NULL */
-    size_t largest_allocatable; /* same as tlsf_largest_allocatable() */
+    size_t largest_allocatable; /* served without draining the cache (see tlsf_get_stats) */
     size_t pool_count;          /* pools currently in the heap */
 } tlsf_stats_t;
 
@@ -107,6 +112,9 @@ typedef struct tlsf_stats {
 #define tlsf_realloc TLSF_ABI_NAME(tlsf_realloc)
 #define tlsf_free TLSF_ABI_NAME(tlsf_free)
 #define tlsf_block_size TLSF_ABI_NAME(tlsf_block_size)
+#define tlsf_usable_size TLSF_ABI_NAME(tlsf_usable_size)
+#define tlsf_cache_flush TLSF_ABI_NAME(tlsf_cache_flush)
+#define tlsf_cache_set_limit TLSF_ABI_NAME(tlsf_cache_set_limit)
 #define tlsf_size TLSF_ABI_NAME(tlsf_size)
 #define tlsf_align_size TLSF_ABI_NAME(tlsf_align_size)
 #define tlsf_block_size_min TLSF_ABI_NAME(tlsf_block_size_min)
@@ -143,8 +151,9 @@ tlsf_t tlsf_create(void *mem);
 tlsf_t tlsf_create_with_pool(void *mem, size_t bytes);
 
 /*
- * tlsf_destroy: end the use of a heap. The heap owns no resources, so this does nothing
- * beyond documenting intent; the caller may reuse the memory afterwards. NULL is ignored.
+ * tlsf_destroy: end the use of a heap. The heap owns no resources: this only gives cached
+ * blocks back to the lists (tlsf_cache_flush), and the caller may reuse the memory
+ * afterwards. NULL is ignored.
  */
 void tlsf_destroy(tlsf_t tlsf);
 
@@ -163,15 +172,18 @@ pool_t tlsf_get_pool(tlsf_t tlsf);
  * blocks below tlsf_block_size_max() (bytes beyond
  * a multiple of the alignment are left unused). Any number of pools may be added; they
  * must not overlap each other or the control structure. O(1). Returns the pool, or NULL
- * (and the error handler hears TLSF_ERROR_BAD_POOL) if `tlsf` or `mem` is NULL, `mem` is
- * misaligned, or `bytes` is out of range; the heap is then unchanged.
+ * if `tlsf` or `mem` is NULL, `mem` is misaligned, or `bytes` is out of range; the heap
+ * is then unchanged and an installed handler hears TLSF_ERROR_BAD_POOL (the default
+ * handler does not: this never aborts).
  */
 pool_t tlsf_add_pool(tlsf_t tlsf, void *mem, size_t bytes);
 
 /*
- * tlsf_remove_pool: take a pool back from the heap. The pool must hold no allocation
- * (it is then a single free block); if it does, the error handler hears
- * TLSF_ERROR_POOL_IN_USE and nothing changes. O(1). NULL arguments are ignored.
+ * tlsf_remove_pool: take a pool back from the heap. The cache is flushed first (bounded,
+ * see tlsf_cache_flush); then the pool must hold no allocation (it is a single free
+ * block). If it does, nothing changes and an installed handler hears
+ * TLSF_ERROR_POOL_IN_USE (the default handler does not: this never aborts). O(1) besides
+ * the flush. NULL arguments are ignored.
  */
 void tlsf_remove_pool(tlsf_t tlsf, pool_t pool);
 
@@ -182,10 +194,14 @@ void tlsf_remove_pool(tlsf_t tlsf, pool_t pool);
  * or NULL if no free block is large enough (counted in failed_count). `bytes == 0`
  * returns a unique minimum-size block, like glibc. Sizes beyond what the highest size
  * class can serve (a little below tlsf_block_size_max()), SIZE_MAX included, return NULL
- * without wrapping around. O(1): one size-class computation, at most two bitmap searches, one
- * list removal and at most one split. With TLSF_FILL the block's usable bytes hold
- * TLSF_FILL_ALLOC_BYTE (0xCD); this, and the same for memalign and realloc's added bytes,
- * costs a memset of the block.
+ * without wrapping around. O(1): one size-class computation, then with the front cache
+ * a pop of the class's cached block when there is one; otherwise at most two bitmap
+ * searches, one list removal and at most one split. When no list can serve the request
+ * and the cache holds blocks, the cache is drained first (at most TLSF_CACHE_BYTES /
+ * (2 * tlsf_alloc_overhead() + 2 * sizeof(void *)) ordinary frees; see tlsf_cache_flush)
+ * and the search runs once more: a request fails only when the heap truly has no room. With
+ * TLSF_FILL the block's usable bytes hold TLSF_FILL_ALLOC_BYTE (0xCD); this, and the same for
+ * memalign and realloc's added bytes, costs a memset of the block.
  */
 void *tlsf_malloc(tlsf_t tlsf, size_t bytes);
 
@@ -235,14 +251,21 @@ void *tlsf_aligned_alloc(tlsf_t tlsf, size_t align, size_t bytes);
 void *tlsf_realloc(tlsf_t tlsf, void *ptr, size_t bytes);
 
 /*
- * tlsf_free: return a block to the heap, merging it with free physical neighbours. NULL
- * is ignored. With TLSF_CHECKS >= 1, a misaligned pointer (TLSF_ERROR_BAD_POINTER) or a
- * block that is already free (TLSF_ERROR_DOUBLE_FREE) is reported to the error handler
- * and the heap is left untouched. A pointer that did not come from this heap is
- * undefined behaviour unless the checks catch it. O(1): at most two list removals and
- * one insertion. With TLSF_FILL the block's bytes are overwritten with
+ * tlsf_free: return a block to the heap: with the front cache (TLSF_CACHE), a plain block
+ * of an exact small class is kept whole on its class's stack while the budget allows;
+ * otherwise it is merged with its free physical neighbours. NULL is ignored. Misuse is
+ * reported to the error handler and the heap and its statistics are left untouched:
+ *   TLSF_CHECKS >= 1: a misaligned pointer (TLSF_ERROR_BAD_POINTER); a block already
+ *     free or cached (TLSF_ERROR_DOUBLE_FREE);
+ *   TLSF_CHECKS >= 2 (the default of hosted and 64-bit builds): any pointer that is not
+ *     the start of a live block of this heap - interior, another heap's, the C
+ *     library's, a stack or static buffer - (TLSF_ERROR_BAD_POINTER), and a block whose
+ *     own or neighbours' header was overwritten, e.g. by a write past the end of the
+ *     block (TLSF_ERROR_CORRUPT_BLOCK). The header before `ptr` must be readable memory.
+ * Below level 2 a foreign pointer is undefined behaviour. O(1): at most two list removals
+ * and one insertion. With TLSF_FILL the block's bytes are overwritten with
  * TLSF_FILL_FREE_BYTE (0xDD), except the words the heap keeps in a free block (see
- * tlsf_config.h), before it is merged.
+ * tlsf_config.h), before it is merged or cached.
  */
 void tlsf_free(tlsf_t tlsf, void *ptr);
 
@@ -250,12 +273,21 @@ void tlsf_free(tlsf_t tlsf, void *ptr);
 
 /*
  * tlsf_block_size: the usable size of the block at `ptr` (at least what was asked for;
- * the rounding of "good fit" may add a little). 0 for NULL. `ptr` must be a live block:
- * its header is read unchecked. Though it takes no heap, it is a call on the block's heap
- * (the header word it reads changes when a neighbour is allocated or freed): under the
- * same lock as the others when threads share the heap.
+ * the rounding of "good fit" may add a little). 0 for NULL. Kept with the widespread
+ * API's signature, which names no heap, so it cannot check `ptr`: it must be a live
+ * block, its header is read unchecked. tlsf_usable_size is the checked form. Though it
+ * takes no heap, it is a call on the block's heap (the header word it reads changes when
+ * a neighbour is allocated or freed): under the same lock as the others.
  */
 size_t tlsf_block_size(void *ptr);
+
+/*
+ * tlsf_usable_size: tlsf_block_size with the free-time checks of `heap`: 0 for NULL
+ * arguments, and for a pointer that tlsf_free would refuse (misaligned, freed, cached,
+ * not a live block of this heap, a corrupt header: see tlsf_free and TLSF_CHECKS), which
+ * is reported to the error handler like a bad free. O(1).
+ */
+size_t tlsf_usable_size(tlsf_t tlsf, const void *ptr);
 
 /* tlsf_size: bytes needed for a heap's control structure (a multiple of the alignment). */
 size_t tlsf_size(void);
@@ -296,7 +328,10 @@ int tlsf_check(tlsf_t tlsf);
 int tlsf_check_pool(pool_t pool);
 
 /*
- * tlsf_get_stats: fill `*stats` with the heap's statistics. O(1). With TLSF_STATS == 0
+ * tlsf_get_stats: fill `*stats` with the heap's statistics. O(1), and it changes nothing
+ * (the cache is not flushed): largest_allocatable is the largest request served without
+ * draining the cache, which equals tlsf_largest_allocatable() when the cache is empty or
+ * compiled out and is never above it. Cached blocks count as free. With TLSF_STATS == 0
  * only pool_bytes, pool_count and largest_allocatable are filled; the rest are 0.
  * NULL arguments are ignored.
  */
@@ -308,9 +343,28 @@ void tlsf_reset_peak(tlsf_t tlsf);
 /*
  * tlsf_largest_allocatable: the largest `bytes` for which tlsf_malloc(tlsf, bytes) would
  * succeed right now (0 if none would). Exact, not an estimate: computed in O(1) from the
- * bitmaps, using the same size-class rounding as tlsf_malloc.
+ * bitmaps, using the same size-class rounding as tlsf_malloc, after flushing the front
+ * cache (a malloc the lists cannot serve drains it too, so the answer is the same).
  */
 size_t tlsf_largest_allocatable(tlsf_t tlsf);
+
+/*
+ * tlsf_cache_flush: give every block of the front cache back to the lists, merging each
+ * with its free neighbours, as a free without the cache would have. Bounded: at most
+ * TLSF_CACHE_BYTES / (smallest block span) blocks, each an O(1) free, plus a pass over the
+ * cached classes (2 << TLSF_SL_INDEX_LOG2 of them). Nothing without the cache; NULL is
+ * ignored. The statistics do not change (cached blocks already count as free).
+ */
+void tlsf_cache_flush(tlsf_t tlsf);
+
+/*
+ * tlsf_cache_set_limit: set the heap's cache budget to `bytes`, at most TLSF_CACHE_BYTES
+ * (larger values are clamped: the drain bound rests on it); 0 turns the cache off for this
+ * heap. If the cache holds more than the new budget, it is flushed first. Returns the
+ * budget now in force (0 without the cache, or for a NULL heap). A new heap starts with
+ * TLSF_CACHE_BYTES.
+ */
+size_t tlsf_cache_set_limit(tlsf_t tlsf, size_t bytes);
 
 /*
  * tlsf_set_error_handler: install `handler` (NULL restores the default: see

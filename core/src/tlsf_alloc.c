@@ -3,13 +3,20 @@
  *
  * Why each is O(1): none of them contains a loop. A request is mapped to a size class
  * with one bit scan (class_round_up), a free block is found with at most two more
- * (take_free_block), and a block is split or merged with its physical neighbours through
+ * (find_free_class), and a block is split or merged with its physical neighbours through
  * the links in its header: a fixed number of list and bitmap updates whatever the number
  * of blocks, pools or the pool size. The only work proportional to a size is the memcpy
  * of a realloc that has to move and the memset of calloc.
+ *
+ * With the front cache (TLSF_CACHE, tlsf_cache.h), malloc first pops a cached block of
+ * its exact class and free first pushes a small block; both skip the lists. When the lists
+ * cannot serve a request the cache is drained, a bounded loop, and the search runs once
+ * more: the only loop, with its bound stated in tlsf.h.
  */
 #include <string.h>
 
+#include "tlsf_cache.h"
+#include "tlsf_checks.h"
 #include "tlsf_heap.h"
 
 /* A NULL heap is refused by the checked builds (TLSF_CHECKS >= 1); without checks the
@@ -50,24 +57,45 @@ static inline TLSF_NO_ASAN void block_use_front(tlsf_t heap, block_t *block, siz
     } else {
         block_t *next = block_at(block, have);
         span = have;
-        block_set_word(heap, next, *slot_size(next) & ~(size_t)BLOCK_PREV_FREE);
+        block_set_exempt_flags(next, *slot_size(next) & ~(size_t)BLOCK_PREV_FREE);
     }
     block_set_word(heap, block, span | flags);
     stats_on_alloc(heap, span);
 }
 
-TLSF_NO_ASAN void *tlsf_malloc(tlsf_t heap, size_t bytes) {
-    unsigned index, rest_index;
-    size_t span, have, rest;
+/* The first non-empty class at or above `index`; if there is none, the cache is drained
+ * (its blocks may merge into a large enough one) and the lists are searched once more. */
+static inline TLSF_NO_ASAN unsigned find_class_or_drain(tlsf_t heap, unsigned index) {
+    unsigned found = find_free_class(heap, index);
+    if (found == LIST_COUNT && cache_drain(heap)) found = find_free_class(heap, index);
+    return found;
+}
+
+/*
+ * With the front cache, the list paths run out of line (TLSF_LIST_PATH): a cache hit then
+ * runs in a function that saves no registers, which the list paths' register pressure
+ * would otherwise make every call pay (12 instructions per malloc and 13 per free on
+ * x86-64). Without the cache they are inline, and the list paths are the only ones.
+ */
+#if TLSF_CACHE && (defined(__GNUC__) || defined(__clang__))
+#define TLSF_LIST_PATH __attribute__((noinline))
+#else
+#define TLSF_LIST_PATH TLSF_ALWAYS_INLINE
+#endif
+
+/* malloc from the lists: the class `index` (span `span`) or the first non-empty class
+ * above it; a larger block is split. */
+static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, unsigned index,
+                                                           size_t span) {
+    unsigned rest_index;
+    size_t have, rest;
     block_t *block;
-    if (!heap_usable(heap) || bytes > MAX_REQUEST) return alloc_failed(heap);
-    span = class_round_up(request_need(bytes), &index);
-    index = find_free_class(heap, index);
+    index = find_class_or_drain(heap, index);
     if (index == LIST_COUNT) return alloc_failed(heap);
     block = *slot_next_free(list_head(heap, index));
-    /* A free block's size word holds only its span and BLOCK_FREE: its neighbours are
-     * in use, and BLOCK_ALIGNED is only ever set on blocks in use. */
-    have = *slot_size(block) - BLOCK_FREE;
+    /* A free block's flags are only BLOCK_FREE: its neighbours are in use, and
+     * BLOCK_ALIGNED is only ever set on blocks in use. */
+    have = word_span(*slot_size(block));
     rest = have - span;
     if (rest >= MIN_SPAN) {
         /* Split; the rest stays free. If it is still of the block's class (a small piece
@@ -87,9 +115,21 @@ TLSF_NO_ASAN void *tlsf_malloc(tlsf_t heap, size_t bytes) {
         block_t *next = block_at(block, have);
         free_list_pop(heap, index, block);
         span = have;
-        block_set_word(heap, next, *slot_size(next) & ~(size_t)BLOCK_PREV_FREE);
+        block_set_exempt_flags(next, *slot_size(next) & ~(size_t)BLOCK_PREV_FREE);
     }
     block_set_word(heap, block, span);
+    stats_on_alloc(heap, span);
+    return block_hand_out(block);
+}
+
+TLSF_NO_ASAN void *tlsf_malloc(tlsf_t heap, size_t bytes) {
+    unsigned index;
+    size_t span;
+    block_t *block;
+    if (!heap_usable(heap) || bytes > MAX_REQUEST) return alloc_failed(heap);
+    span = class_round_up(request_need(bytes), &index);
+    block = cache_take(heap, index, span);
+    if (block == NULL) return malloc_from_lists(heap, index, span);
     stats_on_alloc(heap, span);
     return block_hand_out(block);
 }
@@ -132,9 +172,11 @@ TLSF_NO_ASAN void *tlsf_memalign_offset(tlsf_t heap, size_t align, size_t bytes,
     room = want + align + MIN_SPAN - TLSF_ALIGN;
     if (room > TOP_CLASS_SPAN) return alloc_failed(heap);
     class_round_up(room, &index);
-    block = take_free_block(heap, index);
-    if (block == NULL) return alloc_failed(heap);
-    have = *slot_size(block) - BLOCK_FREE;
+    index = find_class_or_drain(heap, index);
+    if (index == LIST_COUNT) return alloc_failed(heap);
+    block = *slot_next_free(list_head(heap, index));
+    free_list_pop(heap, index, block);
+    have = word_span(*slot_size(block));
 
     /* The smallest gap that puts user pointer + offset on a multiple of align. */
     first = (uintptr_t)block_to_ptr(block);
@@ -171,57 +213,13 @@ TLSF_NO_ASAN void tlsf_insert_free_block(tlsf_t heap, block_t *block, size_t spa
 
 /* ---- Freeing ---- */
 
-/*
- * The free-time checks, all O(1). TLSF_CHECKS >= 1: the pointer is aligned like every
- * block's, and its block is not already free. TLSF_CHECKS >= 2 adds: the block's header
- * carries this heap's seal (else the pointer is not the start of a block of this heap,
- * or its header was overwritten), and so do the headers of its physical neighbours (else
- * a write ran past the end of a block into the next header). On misuse the handler hears
- * of it and the caller leaves the heap alone.
- */
-static inline TLSF_NO_ASAN int block_check_in_use(tlsf_t heap, const void *ptr) {
-#if TLSF_CHECKS >= 1
-    block_t *block = block_from_ptr(ptr);
-    if ((uintptr_t)ptr & (TLSF_ALIGN - 1)) {
-        tlsf_report(heap, TLSF_ERROR_BAD_POINTER, ptr);
-        return 0;
-    }
-#if TLSF_CHECKS >= 2
-    if (!block_header_intact(heap, block) || word_span(*slot_size(block)) < MIN_SPAN) {
-        tlsf_report(heap, TLSF_ERROR_BAD_POINTER, ptr);
-        return 0;
-    }
-#endif
-    if (*slot_size(block) & BLOCK_FREE) {
-        tlsf_report(heap, TLSF_ERROR_DOUBLE_FREE, ptr);
-        return 0;
-    }
-#if TLSF_CHECKS >= 2
-    {
-        size_t word = *slot_size(block);
-        block_t *prev = *slot_prev_phys(block);
-        if (!block_header_intact(heap, block_at(block, word_span(word))) ||
-            ((word & BLOCK_PREV_FREE) && (!block_header_intact(heap, prev) ||
-                                          block_at(prev, word_span(*slot_size(prev))) != block))) {
-            tlsf_report(heap, TLSF_ERROR_CORRUPT_BLOCK, ptr);
-            return 0;
-        }
-    }
-#endif
-#else
-    (void)heap;
-    (void)ptr;
-#endif
-    return 1;
-}
-
 /* If the block after the `span` bytes at `block` is free, unlink it and add its span. */
 static inline TLSF_NO_ASAN size_t merge_next(tlsf_t heap, block_t *block, size_t span) {
     block_t *next = block_at(block, span);
     size_t next_word = *slot_size(next);
     if (next_word & BLOCK_FREE) {
         free_list_remove(heap, next);
-        span += next_word - BLOCK_FREE;
+        span += word_span(next_word);
     }
     return span;
 }
@@ -231,7 +229,7 @@ static inline TLSF_NO_ASAN void mark_free(tlsf_t heap, block_t *block, size_t sp
     block_t *after = block_at(block, span);
     block_set_word(heap, block, span | BLOCK_FREE);
     *slot_prev_phys(after) = block;
-    block_set_word(heap, after, *slot_size(after) | BLOCK_PREV_FREE);
+    block_set_exempt_flags(after, *slot_size(after) | BLOCK_PREV_FREE);
 }
 
 /* Make the `span` bytes at `block` a free block, whose neighbours are both in use. */
@@ -240,28 +238,27 @@ static inline TLSF_NO_ASAN void publish_free(tlsf_t heap, block_t *block, size_t
     free_list_insert(heap, block, span);
 }
 
-TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
-    block_t *block, *next;
-    size_t word, span, next_word;
-    if (ptr == NULL || !heap_usable(heap) || !block_check_in_use(heap, ptr)) return;
-    block = block_from_ptr(ptr);
-    word = *slot_size(block);
-    span = word_span(word);
-    memory_given_back(ptr, block_usable(word));
-    stats_on_free(heap, span);
-    next = block_at(block, span);
-    next_word = *slot_size(next);
+/*
+ * Give the in-use block at `block`, with size word `word` (already checked, counted and
+ * handed back to the tools), to the lists, merging it with free physical neighbours. A
+ * merged block that stays in the class of the free neighbour it grew from keeps that
+ * neighbour's list place.
+ */
+static TLSF_LIST_PATH TLSF_NO_ASAN void block_release(tlsf_t heap, block_t *block, size_t word) {
+    size_t span = word_span(word);
+    block_t *next = block_at(block, span);
+    size_t next_word = *slot_size(next);
     if (word & BLOCK_PREV_FREE) {
         /* Merge into the free block before; it keeps its list place if its class holds. */
         block_t *prev = *slot_prev_phys(block);
-        size_t prev_span = *slot_size(prev) - BLOCK_FREE;
+        size_t prev_span = word_span(*slot_size(prev));
 #if TLSF_CHECKS >= 1
         block_set_word(heap, block, word | BLOCK_FREE); /* a second free of ptr is caught */
 #endif
         span += prev_span;
         if (next_word & BLOCK_FREE) {
             free_list_remove(heap, next);
-            span += next_word - BLOCK_FREE;
+            span += word_span(next_word);
         }
         if (same_class(prev_span, span)) {
             mark_free(heap, prev, span);
@@ -271,7 +268,7 @@ TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
         block = prev;
     } else if (next_word & BLOCK_FREE) {
         /* Absorb the free block after; take its list place if its class holds. */
-        size_t next_span = next_word - BLOCK_FREE;
+        size_t next_span = word_span(next_word);
         span += next_span;
         if (same_class(next_span, span)) {
             free_list_replace(next, block);
@@ -281,6 +278,35 @@ TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
         free_list_remove(heap, next);
     }
     publish_free(heap, block, span);
+}
+
+#if TLSF_CACHE
+TLSF_NO_ASAN void tlsf_release_block(tlsf_t heap, block_t *block) {
+    block_release(heap, block, *slot_size(block));
+}
+#endif
+
+/* The user's part of freeing: the tools hear of it and the statistics count it. */
+static inline TLSF_NO_ASAN void block_given_back(tlsf_t heap, void *ptr, size_t word) {
+    memory_given_back(ptr, block_usable(word));
+    stats_on_free(heap, word_span(word));
+}
+
+TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
+    block_t *block;
+    size_t word, span;
+    if (ptr == NULL || !heap_usable(heap) || !block_check_in_use(heap, ptr)) return;
+    block = block_from_ptr(ptr);
+    word = *slot_size(block);
+    span = word_span(word);
+    if (cache_takes(heap, word, span)) {
+        block_given_back(heap, ptr, word);
+        cache_put(heap, block, word, span);
+        return;
+    }
+    if (!block_check_prev(heap, ptr, word)) return;
+    block_given_back(heap, ptr, word);
+    block_release(heap, block, word);
 }
 
 /* ---- Reallocation ---- */
@@ -335,12 +361,12 @@ TLSF_NO_ASAN void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
     if (want > have) {
         block_t *next = block_at(block, have);
         size_t next_word = *slot_size(next);
-        size_t grown = have + next_word - BLOCK_FREE;
+        size_t grown = have + word_span(next_word);
         if (!(next_word & BLOCK_FREE) || grown < want) return realloc_move(heap, ptr, bytes, word);
         /* Absorb the free block that follows. */
         free_list_remove(heap, next);
         block_t *after = block_at(block, grown);
-        block_set_word(heap, after, *slot_size(after) & ~(size_t)BLOCK_PREV_FREE);
+        block_set_exempt_flags(after, *slot_size(after) & ~(size_t)BLOCK_PREV_FREE);
         block_set_word(heap, block, word + (grown - have));
         stats_on_resize(heap, have, grown);
     }
@@ -352,4 +378,9 @@ TLSF_NO_ASAN void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
 
 TLSF_NO_ASAN size_t tlsf_block_size(void *ptr) {
     return ptr ? block_usable(*slot_size(block_from_ptr(ptr))) : 0;
+}
+
+TLSF_NO_ASAN size_t tlsf_usable_size(tlsf_t heap, const void *ptr) {
+    if (ptr == NULL || heap == NULL || !block_check_in_use(heap, ptr)) return 0;
+    return block_usable(*slot_size(block_from_ptr(ptr)));
 }

@@ -6,6 +6,7 @@
  *
  *   b + 0   prev_phys  the previous block, valid only while that block is free
  *   b + W   size word  the block's span (bytes from b to the next block) | flags
+ *                      (| the seal in the high bits, TLSF_SEAL_IN_WORD)
  *   b + 2W  user data  ... (the pointer tlsf_malloc returns)
  *           next_free  } only while the block is free: its links in the
  *           prev_free  } doubly linked list of its size class
@@ -44,15 +45,41 @@ typedef struct tlsf_block block_t;
 
 enum {
     /* Flags in the low bits of the size word (spans are multiples of TLSF_ALIGN >= 8). */
-    BLOCK_FREE = 1,      /* this block is free */
+    BLOCK_FREE = 1,      /* this block is free (in a free list) */
     BLOCK_PREV_FREE = 2, /* the block before this one is free */
     BLOCK_ALIGNED = 4    /* made by memalign: its last word records the alignment */
 };
 #define BLOCK_FLAGS (TLSF_ALIGN - 1)
 
-/* From the block start to the user pointer: prev_phys and the size word, and with
- * TLSF_CHECKS >= 2 a seal word (padded to the alignment) that vouches for the size word. */
-#if TLSF_CHECKS >= 2
+/*
+ * BLOCK_CACHED: the block sits in the front cache (tlsf_cache.h). To its neighbours it is
+ * in use (BLOCK_FREE is clear, so nothing merges with it); to its user it is freed. It is
+ * the bit just above the largest span (spans stay below 2^TLSF_MAX_BLOCK_LOG2 <=
+ * 2^(TLSF_PTR_BITS - 2)), out of reach of an overflow of a byte or two into the header.
+ * Only blocks in use carry it, so word_span never sees it outside the cache and the walks.
+ */
+#define BLOCK_CACHED ((size_t)1 << TLSF_MAX_BLOCK_LOG2)
+
+/*
+ * Sealed headers (TLSF_CHECKS >= 2, see tlsf_heap.h for the seal itself). Where the size
+ * word has at least 16 bits above the largest span and BLOCK_CACHED, the seal fills them
+ * (TLSF_SEAL_IN_WORD): the header keeps its two words. Elsewhere it takes a word of its
+ * own after the size word, padded to the alignment.
+ */
+#if TLSF_CHECKS >= 2 && TLSF_PTR_BITS - TLSF_MAX_BLOCK_LOG2 - 1 >= 16
+#define TLSF_SEAL_IN_WORD 1
+#else
+#define TLSF_SEAL_IN_WORD 0
+#endif
+/* The bits of a size word below the seal: span, flags and BLOCK_CACHED. */
+#if TLSF_SEAL_IN_WORD
+#define WORD_LOW_MASK ((BLOCK_CACHED << 1) - 1)
+#else
+#define WORD_LOW_MASK (~(size_t)0)
+#endif
+/* From the block start to the user pointer: prev_phys and the size word, and a seal word
+ * (padded to the alignment) when the seal does not fit in the size word. */
+#if TLSF_CHECKS >= 2 && !TLSF_SEAL_IN_WORD
 #define HEADER_SIZE (2 * TLSF_WORD + TLSF_ALIGN)
 #else
 #define HEADER_SIZE (2 * TLSF_WORD)
@@ -76,7 +103,7 @@ static inline TLSF_NO_ASAN block_t **slot_prev_phys(block_t *block) {
 static inline TLSF_NO_ASAN size_t *slot_size(block_t *block) {
     return (size_t *)metadata_word((char *)block + TLSF_WORD);
 }
-/* TLSF_CHECKS >= 2 only: block address ^ size word ^ heap key (see block_set_word). */
+/* Only with a seal word of its own (TLSF_CHECKS >= 2, !TLSF_SEAL_IN_WORD): the seal. */
 static inline TLSF_NO_ASAN size_t *slot_seal(block_t *block) {
     return (size_t *)metadata_word((char *)block + 2 * TLSF_WORD);
 }
@@ -87,9 +114,18 @@ static inline TLSF_NO_ASAN block_t **slot_prev_free(block_t *block) {
     return (block_t **)metadata_word((char *)block + HEADER_SIZE + TLSF_WORD);
 }
 
-/* The span recorded in a size word. */
+/* The span recorded in the size word of a block that is not cached. */
 static inline TLSF_NO_ASAN size_t word_span(size_t word) {
+#if TLSF_SEAL_IN_WORD
+    return word & (BLOCK_CACHED - 1) & ~BLOCK_FLAGS;
+#else
     return word & ~BLOCK_FLAGS;
+#endif
+}
+
+/* The span recorded in any size word, a cached block's included (walks and checks). */
+static inline TLSF_NO_ASAN size_t word_span_any(size_t word) {
+    return word_span(word & ~BLOCK_CACHED);
 }
 
 /* The block `offset` bytes after `block` (the next one, when offset is its span). */

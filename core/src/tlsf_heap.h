@@ -9,7 +9,7 @@
  * Bitmaps. Bit `column` of sl_bitmap[row] is set exactly when the list of class
  * (row, column) is non-empty; bit `row` of fl_bitmap is set exactly when sl_bitmap[row]
  * is non-zero. Finding the first non-empty class at or above a given one therefore takes
- * at most two bit scans (take_free_block).
+ * at most two bit scans (find_free_class).
  *
  * Free lists. Each class has a circular doubly linked list through the blocks'
  * next_free/prev_free slots. Its head is a pair of words in `heads` that acts as a node
@@ -53,11 +53,23 @@ typedef char tlsf_check_sl[(TLSF_SL_INDEX_LOG2 >= 1 && TLSF_SL_INDEX_LOG2 <= 5) 
 typedef char tlsf_check_rows[(ROW_COUNT >= 2 && ROW_COUNT <= 32) ? 1 : -1];
 typedef char tlsf_check_max[(TLSF_MAX_BLOCK_LOG2 <= TLSF_PTR_BITS - 2) ? 1 : -1];
 
+/*
+ * The front cache's state (operations and invariants: tlsf_cache.h). Classes below
+ * CACHE_CLASSES are the exact ones (rows 0 and 1: one span per class, span = index *
+ * TLSF_ALIGN), so a cached block always fits any request of its class exactly.
+ */
+#define CACHE_CLASSES (2u * SL_COUNT)
+struct tlsf_cache {
+    block_t *top[CACHE_CLASSES]; /* the last block cached of each class, or NULL */
+    size_t bytes;                /* spans of all cached blocks; never above limit */
+    size_t limit;                /* the budget in force, at most TLSF_CACHE_BYTES */
+};
+
 struct tlsf_heap {
     uint32_t fl_bitmap;
     uint32_t sl_bitmap[ROW_COUNT];
 #if TLSF_STATS
-    size_t used_bytes; /* spans of allocated blocks */
+    size_t used_bytes; /* spans of allocated blocks (cached blocks count as free) */
     size_t peak_used_bytes;
     size_t alloc_count;
     size_t free_count;
@@ -67,13 +79,17 @@ struct tlsf_heap {
     size_t pool_count;
     tlsf_error_handler_t on_error;
     void *on_error_user;
+#if TLSF_CHECKS >= 2
+    size_t seal_key; /* this heap's part of every seal (see seal_of) */
+#endif
+#if TLSF_CACHE
+    struct tlsf_cache cache;
+#endif
     /* heads[2 * i] and heads[2 * i + 1]: next_free and prev_free of class i's head node.
      * Valid only while the class's bitmap bit is set. The fields above give the head
      * pseudo-blocks room for their (never used) prev_phys and size words. */
     block_t *heads[2 * LIST_COUNT];
 };
-
-typedef char tlsf_check_head_room[(offsetof(struct tlsf_heap, heads) >= HEADER_SIZE) ? 1 : -1];
 
 /* ---- Size classes ---- */
 
@@ -127,27 +143,74 @@ static inline TLSF_NO_ASAN size_t request_need(size_t bytes) {
 
 /* ---- Block headers ---- */
 
-/* The seal of a header (TLSF_CHECKS >= 2): it ties the size word to the block's address
- * and to this heap, so a pointer into another heap or into the middle of a block, or a
- * header overwritten by an overflow, fails the check with near certainty. */
-static inline TLSF_NO_ASAN size_t block_seal(tlsf_t heap, block_t *block, size_t word) {
-    return (size_t)((uintptr_t)block ^ (uintptr_t)heap ^ (uintptr_t)0x5a17c0de) ^ word;
+/*
+ * The seal of a header (TLSF_CHECKS >= 2): a hash of the block's address, the span and
+ * flags of its size word, and the heap's key. Two flags are left out (SEAL_EXEMPT), so
+ * that the frequent changes of a neighbour's PREV_FREE and of a block's CACHED are plain
+ * stores, not a new seal: BLOCK_PREV_FREE is only ever trusted after the previous block's
+ * own seal and adjacency are checked (tlsf_checks.h), and BLOCK_CACHED sits next to span
+ * bits, so no overflow reaches it without changing a sealed bit. A pointer into another heap, into
+ * the middle of a block, to memory no heap wrote, or a header changed by an overflow fails the
+ * check unless the hash collides (2^-27 with the seal in a 64-bit word, 2^-32 with a seal word).
+ * One multiply by an odd constant carries every input bit into the high bits, which are
+ * the ones kept when the seal shares the size word.
+ */
+#if TLSF_PTR_BITS == 64
+#define SEAL_MULTIPLIER ((size_t)0x9E3779B97F4A7C15u)
+#else
+#define SEAL_MULTIPLIER ((size_t)0x9E3779B9u)
+#endif
+#define SEAL_EXEMPT ((size_t)BLOCK_PREV_FREE | BLOCK_CACHED)
+#if TLSF_SEAL_IN_WORD
+/*
+ * The seal in the size word's top SEAL_BITS bits. The span and flags below BLOCK_CACHED
+ * are shifted to the top of the word first (which drops the seal bits and BLOCK_CACHED
+ * without a mask constant), so that after the multiply every one of them, the address and
+ * the key reach the top bits kept as the seal.
+ */
+#define SEAL_SHIFT (TLSF_MAX_BLOCK_LOG2 + 1) /* the seal's lowest bit */
+#define SEAL_BITS (TLSF_PTR_BITS - SEAL_SHIFT)
+static inline TLSF_NO_ASAN size_t seal_of(tlsf_t heap, block_t *block, size_t word) {
+    size_t sealed_low = (word << (TLSF_PTR_BITS - TLSF_MAX_BLOCK_LOG2)) &
+                        ~((size_t)BLOCK_PREV_FREE << (TLSF_PTR_BITS - TLSF_MAX_BLOCK_LOG2));
+    return ((sealed_low ^ (size_t)(uintptr_t)block ^ heap->seal_key) * SEAL_MULTIPLIER) >>
+           SEAL_SHIFT;
 }
+#elif TLSF_CHECKS >= 2
+/* The seal word of the size word `word`. */
+static inline TLSF_NO_ASAN size_t seal_of(tlsf_t heap, block_t *block, size_t word) {
+    return ((size_t)(uintptr_t)block ^ heap->seal_key ^ (word & ~SEAL_EXEMPT)) * SEAL_MULTIPLIER;
+}
+#endif
 
-/* Write a block's size word (and, in checked builds, its seal). */
+/* Write a block's size word: span and flags (any seal bits in `word` are dropped), sealed
+ * in checked builds. */
 static inline TLSF_NO_ASAN void block_set_word(tlsf_t heap, block_t *block, size_t word) {
+#if TLSF_SEAL_IN_WORD
+    size_t low = word & WORD_LOW_MASK;
+    *slot_size(block) = low | (seal_of(heap, block, low) << SEAL_SHIFT);
+#elif TLSF_CHECKS >= 2
     *slot_size(block) = word;
-#if TLSF_CHECKS >= 2
-    *slot_seal(block) = block_seal(heap, block, word);
+    *slot_seal(block) = seal_of(heap, block, word);
 #else
     (void)heap;
+    *slot_size(block) = word;
 #endif
 }
 
-/* Does the block's header hold what the heap wrote? Always true below TLSF_CHECKS 2. */
+/* Change only the flags of SEAL_EXEMPT in a size word: `word` is the word as read from the
+ * block's header (seal bits included) with those flags changed, so the seal still holds. */
+static inline TLSF_NO_ASAN void block_set_exempt_flags(block_t *block, size_t word) {
+    *slot_size(block) = word;
+}
+
+/* Does the block's header hold what this heap wrote? Always true below TLSF_CHECKS 2. */
 static inline TLSF_NO_ASAN int block_header_intact(tlsf_t heap, block_t *block) {
-#if TLSF_CHECKS >= 2
-    return *slot_seal(block) == block_seal(heap, block, *slot_size(block));
+#if TLSF_SEAL_IN_WORD
+    size_t word = *slot_size(block);
+    return seal_of(heap, block, word) == word >> SEAL_SHIFT;
+#elif TLSF_CHECKS >= 2
+    return *slot_seal(block) == seal_of(heap, block, *slot_size(block));
 #else
     (void)heap;
     (void)block;
@@ -252,17 +315,6 @@ static inline TLSF_NO_ASAN void free_list_pop(tlsf_t heap, unsigned index, block
     if (TLSF_BRANCHLESS_LISTS || next == head) bitmap_clear(heap, index, (uint32_t)(next == head));
 }
 
-/* Unlink and return the first block of the first non-empty class at or above `index`, or
- * NULL if there is none. */
-static inline TLSF_NO_ASAN block_t *take_free_block(tlsf_t heap, unsigned index) {
-    block_t *block;
-    index = find_free_class(heap, index);
-    if (index == LIST_COUNT) return NULL;
-    block = *slot_next_free(list_head(heap, index));
-    free_list_pop(heap, index, block);
-    return block;
-}
-
 /* ---- Statistics ---- */
 
 static inline TLSF_NO_ASAN void stats_on_alloc(tlsf_t heap, size_t span) {
@@ -303,6 +355,16 @@ static inline TLSF_NO_ASAN void stats_on_resize(tlsf_t heap, size_t old_span, si
  * image then carries one copy of the insertion, shared with malloc and free. */
 #define tlsf_insert_free_block TLSF_ABI_NAME(tlsf_insert_free_block)
 TLSF_NO_ASAN void tlsf_insert_free_block(tlsf_t heap, block_t *block, size_t span);
+
+/* The merging part of tlsf_free, out of line (defined in tlsf_alloc.c), for the cache's
+ * drain: `block` is in use to the heap (not cached, not free) and leaves the lists' view
+ * of the heap consistent once merged with its free neighbours. */
+#define tlsf_release_block TLSF_ABI_NAME(tlsf_release_block)
+TLSF_NO_ASAN void tlsf_release_block(tlsf_t heap, block_t *block);
+
+/* The front cache's invariants (tlsf_cache.c): the number that fail. */
+#define tlsf_cache_check TLSF_ABI_NAME(tlsf_cache_check)
+TLSF_NO_ASAN int tlsf_cache_check(tlsf_t heap);
 
 /* After a realloc in place: record the peak of what it kept. */
 static inline TLSF_NO_ASAN void stats_on_settle(tlsf_t heap) {

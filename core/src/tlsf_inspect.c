@@ -2,6 +2,7 @@
  * tlsf_inspect.c - what a heap can tell about itself: constants, statistics, the largest
  * allocatable request, consistency checks and error reporting.
  */
+#include "tlsf_cache.h"
 #include "tlsf_heap.h"
 
 #if TLSF_DEFAULT_ERROR_HANDLER
@@ -29,21 +30,46 @@ TLSF_NO_ASAN size_t tlsf_alloc_overhead(void) {
     return BLOCK_OVERHEAD;
 }
 
-TLSF_NO_ASAN size_t tlsf_largest_allocatable(tlsf_t heap) {
+/* The largest request the lists serve as they are: every block of the highest non-empty
+ * class is at least that class's lower bound, and a request rounds up to exactly that
+ * bound, so it succeeds and one more byte does not. */
+static TLSF_NO_ASAN size_t largest_in_lists(tlsf_t heap) {
     unsigned row, index;
-    if (heap == NULL || heap->fl_bitmap == 0) return 0;
-    /* Every block of the highest non-empty class is at least that class's lower bound,
-     * and a request rounds up to exactly that bound: it succeeds, one more byte does not. */
+    if (heap->fl_bitmap == 0) return 0;
     row = bits_fls32(heap->fl_bitmap);
     index = (row << TLSF_SL_INDEX_LOG2) + bits_fls32(heap->sl_bitmap[row]);
     return class_lower_bound(index) - BLOCK_OVERHEAD;
+}
+
+/* The largest request served without draining the cache: the lists' answer, or the
+ * largest cached class if that is larger (a fixed pass over the cached classes). */
+static TLSF_NO_ASAN size_t largest_without_drain(tlsf_t heap) {
+    size_t largest = largest_in_lists(heap);
+#if TLSF_CACHE
+    unsigned index;
+    for (index = CACHE_CLASSES; index-- > 0;) {
+        if (heap->cache.top[index] == NULL) continue;
+        if (((size_t)index << TLSF_ALIGN_LOG2) - BLOCK_OVERHEAD > largest)
+            largest = ((size_t)index << TLSF_ALIGN_LOG2) - BLOCK_OVERHEAD;
+        break;
+    }
+#endif
+    return largest;
+}
+
+TLSF_NO_ASAN size_t tlsf_largest_allocatable(tlsf_t heap) {
+    if (heap == NULL) return 0;
+    /* A malloc that the lists cannot serve drains the cache and searches again, so the
+     * exact answer is the lists' answer once the cache is drained (bounded work). */
+    tlsf_cache_flush(heap);
+    return largest_in_lists(heap);
 }
 
 TLSF_NO_ASAN void tlsf_get_stats(tlsf_t heap, tlsf_stats_t *stats) {
     if (heap == NULL || stats == NULL) return;
     stats->pool_bytes = heap->pool_bytes;
     stats->pool_count = heap->pool_count;
-    stats->largest_allocatable = tlsf_largest_allocatable(heap);
+    stats->largest_allocatable = largest_without_drain(heap);
 #if TLSF_STATS
     stats->used_bytes = heap->used_bytes;
     stats->free_bytes = heap->pool_bytes - heap->used_bytes;
@@ -104,6 +130,9 @@ TLSF_NO_ASAN int tlsf_check(tlsf_t heap) {
             if (columns & ((uint32_t)1 << column))
                 errors += check_list(heap, (row << TLSF_SL_INDEX_LOG2) + column);
     }
+#if TLSF_CACHE
+    errors += tlsf_cache_check(heap);
+#endif
     return errors;
 }
 
@@ -125,10 +154,19 @@ TLSF_NO_ASAN void tlsf_default_error_handler(tlsf_t heap, tlsf_error_t reason, c
 }
 #endif
 
+/*
+ * The rule for misuse (tlsf.h, tlsf_error_handler_t): an installed handler hears of every
+ * case. With none, only misuse of blocks reaches the default handler (which aborts in
+ * hosted builds): a bad free or realloc has no result to report failure through, and the
+ * program's memory can no longer be trusted. A bad pool argument is reported by a NULL
+ * result (or, for tlsf_remove_pool, by the pool staying in the heap) and never aborts on
+ * its own.
+ */
 TLSF_NO_ASAN void tlsf_report(tlsf_t heap, tlsf_error_t reason, const void *ptr) {
-    if (heap && heap->on_error) heap->on_error(heap, reason, ptr, heap->on_error_user);
+    if (heap == NULL) return;
+    if (heap->on_error) heap->on_error(heap, reason, ptr, heap->on_error_user);
 #if TLSF_DEFAULT_ERROR_HANDLER
-    else if (heap)
+    else if (reason != TLSF_ERROR_BAD_POOL && reason != TLSF_ERROR_POOL_IN_USE)
         tlsf_default_error_handler(heap, reason, ptr, NULL);
 #endif
 }

@@ -11,6 +11,7 @@
  * the sentinel is: the walk and the checks then know where the pool ends without trusting
  * the sizes they are checking.
  */
+#include "tlsf_cache.h"
 #include "tlsf_heap.h"
 
 #define POOL_OVERHEAD (POOL_START_OFFSET + SENTINEL_SIZE)
@@ -19,17 +20,6 @@
 static TLSF_NO_ASAN block_t *pool_sentinel(block_t *first) {
     return *slot_prev_phys(first);
 }
-
-#if TLSF_DEFAULT_ERROR_HANDLER
-/* A handler that does nothing: what a heap without a handler did before the default. */
-static TLSF_NO_ASAN void ignore_error(tlsf_t heap, tlsf_error_t reason, const void *ptr,
-                                      void *user) {
-    (void)heap;
-    (void)reason;
-    (void)ptr;
-    (void)user;
-}
-#endif
 
 TLSF_NO_ASAN tlsf_t tlsf_create(void *mem) {
     tlsf_t heap = (tlsf_t)mem;
@@ -41,6 +31,14 @@ TLSF_NO_ASAN tlsf_t tlsf_create(void *mem) {
      * count rather than memset keeps the C library's memset out of small images. */
     while (words--)
         *word++ = 0;
+#if TLSF_CHECKS >= 2
+    /* Any value that differs between heaps will do; the address does, and the multiply
+     * spreads it over the whole word. */
+    heap->seal_key = (size_t)(uintptr_t)heap * SEAL_MULTIPLIER ^ (size_t)0x5a17c0deu;
+#endif
+#if TLSF_CACHE
+    heap->cache.limit = TLSF_CACHE_BYTES;
+#endif
     return heap;
 }
 
@@ -48,25 +46,15 @@ TLSF_NO_ASAN tlsf_t tlsf_create_with_pool(void *mem, size_t bytes) {
     tlsf_t heap;
     if (bytes < tlsf_size()) return NULL; /* before tlsf_create writes anything */
     heap = tlsf_create(mem);
-    if (heap == NULL) return NULL;
-#if TLSF_DEFAULT_ERROR_HANDLER
-    {
-        /* A pool too small is a NULL result here, not misuse: keep the report from
-         * reaching the default handler, which aborts. */
-        pool_t pool;
-        heap->on_error = ignore_error;
-        pool = tlsf_add_pool(heap, tlsf_get_pool(heap), bytes - tlsf_size());
-        heap->on_error = NULL;
-        if (pool == NULL) return NULL;
-    }
-#else
-    if (tlsf_add_pool(heap, tlsf_get_pool(heap), bytes - tlsf_size()) == NULL) return NULL;
-#endif
+    if (heap == NULL || tlsf_add_pool(heap, tlsf_get_pool(heap), bytes - tlsf_size()) == NULL)
+        return NULL;
     return heap;
 }
 
 TLSF_NO_ASAN void tlsf_destroy(tlsf_t heap) {
-    (void)heap; /* the heap owns nothing but the caller's memory */
+    /* The heap owns nothing but the caller's memory; cached blocks go back to the lists so
+     * that a pool walked afterwards shows what the user freed as free. */
+    tlsf_cache_flush(heap);
 }
 
 TLSF_NO_ASAN pool_t tlsf_get_pool(tlsf_t heap) {
@@ -104,6 +92,7 @@ TLSF_NO_ASAN void tlsf_remove_pool(tlsf_t heap, pool_t pool) {
     block_t *block;
     size_t word, bytes;
     if (heap == NULL || pool == NULL) return;
+    tlsf_cache_flush(heap); /* cached blocks may be all that keeps the pool from being empty */
     block = pool_first_block(pool);
     word = *slot_size(block);
     /* Empty means: the first block is free and the sentinel follows it. */
@@ -134,9 +123,9 @@ TLSF_NO_ASAN void tlsf_walk_pool(pool_t pool, tlsf_walker walker, void *user) {
     sentinel = pool_sentinel(block);
     while (block != sentinel) {
         size_t word = *slot_size(block);
-        size_t span = word_span(word);
+        size_t span = word_span_any(word);
         if (!span_fits(block, span, sentinel)) break; /* damage: stop rather than run off */
-        if (word & BLOCK_FREE)
+        if (word & (BLOCK_FREE | BLOCK_CACHED))       /* a cached block is free to its user */
             walker(block_to_ptr(block), span - HEADER_SIZE + TLSF_WORD, 0, user);
         else
             walker(block_to_ptr(block), block_usable(word), 1, user);
@@ -157,7 +146,7 @@ TLSF_NO_ASAN int tlsf_check_pool(pool_t pool) {
         return 1;
     for (;;) {
         size_t word = *slot_size(block);
-        size_t span = word_span(word);
+        size_t span = word_span_any(word);
         int is_free = (word & BLOCK_FREE) != 0;
         errors += ((word & BLOCK_PREV_FREE) != 0) != prev_free;
         if (prev_free) errors += *slot_prev_phys(block) != prev;
@@ -167,7 +156,7 @@ TLSF_NO_ASAN int tlsf_check_pool(pool_t pool) {
         }
         if (!span_fits(block, span, sentinel)) return errors + 1;
         errors += is_free && prev_free; /* free blocks are always coalesced */
-        errors += is_free && (word & BLOCK_ALIGNED) != 0;
+        errors += is_free && (word & (BLOCK_ALIGNED | BLOCK_CACHED)) != 0;
         prev_free = is_free;
         prev = block;
         block = block_at(block, span);

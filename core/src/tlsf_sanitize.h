@@ -60,6 +60,14 @@
 #define TLSF_NO_ASAN
 #endif
 
+/* For the few helpers that two public functions share and the hot one must inline (the
+ * compiler would otherwise keep one out-of-line copy and call it). */
+#if defined(__GNUC__) || defined(__clang__)
+#define TLSF_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define TLSF_ALWAYS_INLINE inline
+#endif
+
 #if TLSF_FILL
 #include <string.h>
 #endif

@@ -94,8 +94,11 @@ TEST(Constants, AlignmentCoversMaxAlignT) {
 TEST(Constants, SizesAreConsistent) {
     EXPECT_GT(tlsf_size(), 0u);
     EXPECT_EQ(tlsf_size() % Align(), 0u);
-    // "one machine word" (TLSF_CHECKS >= 2 adds a seal to every header).
-    if (TLSF_CHECKS < 2) {
+    // "one machine word" (TLSF_CHECKS >= 2 adds a seal word to every header, unless the seal
+    // fits in the size word's spare high bits: 64-bit targets).
+    const bool seal_in_word =
+        TLSF_CHECKS >= 2 && sizeof(std::size_t) * 8 - TLSF_MAX_BLOCK_LOG2 - 1 >= 16;
+    if (TLSF_CHECKS < 2 || seal_in_word) {
         EXPECT_EQ(tlsf_alloc_overhead(), sizeof(std::size_t));
     } else {
         EXPECT_GT(tlsf_alloc_overhead(), sizeof(std::size_t));
@@ -111,10 +114,10 @@ TEST(Constants, SizesAreConsistent) {
 }
 
 TEST(Constants, AbiTagNamesTheConfiguration) {
-    const std::string tag = "_a" + std::to_string(TLSF_ALIGN_LOG2) + "_s" +
-                            std::to_string(TLSF_SL_INDEX_LOG2) + "_m" +
-                            std::to_string(TLSF_MAX_BLOCK_LOG2) + "_t" +
-                            std::to_string(TLSF_STATS) + "_c" + std::to_string(TLSF_CHECKS);
+    const std::string tag =
+        "_a" + std::to_string(TLSF_ALIGN_LOG2) + "_s" + std::to_string(TLSF_SL_INDEX_LOG2) + "_m" +
+        std::to_string(TLSF_MAX_BLOCK_LOG2) + "_t" + std::to_string(TLSF_STATS) + "_c" +
+        std::to_string(TLSF_CHECKS) + "_k" + std::to_string(TLSF_CACHE ? TLSF_CACHE_BYTES : 0);
     EXPECT_EQ(std::string(TLSF_TEST_STR(tlsf_malloc)), "tlsf_malloc" + tag);
     EXPECT_EQ(std::string(TLSF_TEST_STR(tlsf_create)), "tlsf_create" + tag);
     EXPECT_EQ(std::string(TLSF_TEST_STR(tlsf_free)), "tlsf_free" + tag);
@@ -374,6 +377,7 @@ TEST(RemovePool, PoolInUseIsReportedAndKept) {
     Fill(a, tlsf_block_size(a), 1);
     Fill(b, tlsf_block_size(b), 2);
     auto expect_refused = [&](const char *what) {
+        tlsf_cache_flush(h); // tlsf_remove_pool flushes the cache before it looks
         Snapshot before = Take(h);
         std::vector<WalkedBlock> walk = Walk(pool);
         h.log().Clear();
@@ -669,6 +673,7 @@ TEST(Malloc, FreeingInAnyOrderCoalescesBackToOneBlock) {
             tlsf_free(h, p);
             ASSERT_EQ(h.Errors(), 0);
         }
+        tlsf_cache_flush(h); // cached blocks merge when they go back to the lists
         std::vector<WalkedBlock> walk = Walk(h.pools()[0]);
         ASSERT_EQ(walk.size(), 1u);
         EXPECT_FALSE(walk[0].used);
@@ -1522,15 +1527,23 @@ TEST(DefaultErrorHandlerDeathTest, MisalignedPointerPrintsAndAborts) {
     tlsf_free(b.heap, p);
 }
 
-TEST(DefaultErrorHandlerDeathTest, BadPoolAndPoolInUsePrintAndAbort) {
+// Bad pool arguments are reported by the result, never by an abort (tlsf.h): with no
+// handler installed, the default handler does not hear of them.
+TEST(DefaultErrorHandler, BadPoolAndPoolInUseNeverAbort) {
     BareHeap b;
     void *p = tlsf_malloc(b.heap, 10);
     ASSERT_NE(p, nullptr);
-    EXPECT_DEATH(tlsf_add_pool(b.heap, b.pool.data() + 1, 4096),
-                 DefaultMessage(TLSF_ERROR_BAD_POOL, b.pool.data() + 1, b.heap));
+    tlsf_stats_t before{}, after{};
+    tlsf_get_stats(b.heap, &before);
+    EXPECT_EQ(tlsf_add_pool(b.heap, b.pool.data() + 1, 4096), nullptr);
     pool_t pool = reinterpret_cast<pool_t>(b.pool.data()); // holds p
-    EXPECT_DEATH(tlsf_remove_pool(b.heap, pool),
-                 DefaultMessage(TLSF_ERROR_POOL_IN_USE, pool, b.heap));
+    tlsf_remove_pool(b.heap, pool);
+    tlsf_get_stats(b.heap, &after);
+    EXPECT_EQ(after.pool_count, before.pool_count);
+    EXPECT_EQ(after.pool_bytes, before.pool_bytes);
+    EXPECT_EQ(after.live_blocks, before.live_blocks);
+    EXPECT_EQ(tlsf_check(b.heap), 0);
+    EXPECT_EQ(tlsf_check_pool(pool), 0);
     tlsf_free(b.heap, p);
 }
 
@@ -1619,7 +1632,9 @@ TEST(Stats, CountAllocationsFreesAndFailuresExactly) {
         EXPECT_EQ(s.failed_count, fails) << when;
         EXPECT_EQ(s.peak_used_bytes, peak) << when;
         EXPECT_EQ(s.pool_bytes, pool) << when;
-        EXPECT_EQ(s.largest_allocatable, tlsf_largest_allocatable(h)) << when;
+        // The statistics leave the cache alone; the exact answer flushes it.
+        EXPECT_LE(s.largest_allocatable, tlsf_largest_allocatable(h)) << when;
+        EXPECT_EQ(Stats(h).largest_allocatable, tlsf_largest_allocatable(h)) << when;
     };
     for (std::size_t n :
          {std::size_t(0), std::size_t(1), std::size_t(100), std::size_t(1000), std::size_t(5000)}) {

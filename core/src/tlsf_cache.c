@@ -1,0 +1,74 @@
+/*
+ * tlsf_cache.c - the front cache's slow operations: draining it into the lists, its
+ * public controls, and its consistency check. The fast push and pop are inline in
+ * tlsf_cache.h.
+ */
+#include "tlsf_cache.h"
+
+#if TLSF_CACHE
+/*
+ * The one loop of the real-time paths, bounded by design: it visits CACHE_CLASSES stack
+ * tops and gives back at most limit / MIN_SPAN blocks (the budget over the smallest span),
+ * each with the O(1) merging of an ordinary free (tlsf_release_block). The cached blocks
+ * left the statistics and the tools when they were freed, so only the lists change.
+ */
+TLSF_NO_ASAN int tlsf_cache_drain(tlsf_t heap) {
+    unsigned index;
+    if (heap->cache.bytes == 0) return 0;
+    for (index = 0; index < CACHE_CLASSES; ++index) {
+        block_t *block = heap->cache.top[index];
+        heap->cache.top[index] = NULL;
+        while (block != NULL) {
+            block_t *below = *slot_next_free(block);
+            block_set_exempt_flags(block, *slot_size(block) & ~BLOCK_CACHED);
+            tlsf_release_block(heap, block);
+            block = below;
+        }
+    }
+    heap->cache.bytes = 0;
+    return 1;
+}
+
+/* The cache's invariants (tlsf_cache.h); returns the number that fail. Linear in the
+ * number of cached blocks, which the budget bounds (a longer chain is a cycle). */
+TLSF_NO_ASAN int tlsf_cache_check(tlsf_t heap) {
+    int errors = heap->cache.bytes > heap->cache.limit || heap->cache.limit > TLSF_CACHE_BYTES;
+    size_t bytes = 0;
+    unsigned index;
+    for (index = 0; index < CACHE_CLASSES; ++index) {
+        size_t allowed = heap->cache.limit / MIN_SPAN + 1;
+        block_t *block;
+        for (block = heap->cache.top[index]; block != NULL; block = *slot_next_free(block)) {
+            size_t word = *slot_size(block);
+            if (allowed-- == 0) return errors + 1;
+            errors += !block_header_intact(heap, block);
+            errors += (word & (BLOCK_CACHED | BLOCK_FREE | BLOCK_ALIGNED)) != BLOCK_CACHED;
+            errors += word_span_any(word) != ((size_t)index << TLSF_ALIGN_LOG2);
+            bytes += word_span_any(word);
+        }
+    }
+    return errors + (bytes != heap->cache.bytes);
+}
+#endif
+
+TLSF_NO_ASAN void tlsf_cache_flush(tlsf_t heap) {
+#if TLSF_CACHE
+    if (heap) cache_drain(heap);
+#else
+    (void)heap;
+#endif
+}
+
+TLSF_NO_ASAN size_t tlsf_cache_set_limit(tlsf_t heap, size_t bytes) {
+#if TLSF_CACHE
+    if (heap == NULL) return 0;
+    if (bytes > TLSF_CACHE_BYTES) bytes = TLSF_CACHE_BYTES;
+    if (heap->cache.bytes > bytes) cache_drain(heap);
+    heap->cache.limit = bytes;
+    return bytes;
+#else
+    (void)heap;
+    (void)bytes;
+    return 0;
+#endif
+}

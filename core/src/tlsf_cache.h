@@ -1,0 +1,108 @@
+/*
+ * tlsf_cache.h - the bounded front cache (TLSF_CACHE): a LIFO stack of freed blocks for
+ * each exact size class, in front of the segregated lists.
+ *
+ * Why: the common pattern of container code, a burst of equal nodes cut from a large free
+ * block and then freed, is the TLSF lists' most expensive one (every free merges and moves
+ * the merged block to another class). A freed small block kept whole, and handed out
+ * again by the next request of its class, skips both the merge and the split.
+ *
+ * Invariants (checked by tlsf_check):
+ *   - every block on stack i is a plain block (not memalign'd) of span i * TLSF_ALIGN
+ *     (i < CACHE_CLASSES: the classes of rows 0 and 1, each one span wide), marked
+ *     BLOCK_CACHED and not BLOCK_FREE: to its neighbours it is in use, so it is never
+ *     merged while cached;
+ *   - its first user word (the next_free slot) links to the block below it, NULL at the
+ *     bottom;
+ *   - cache.bytes is the sum of the cached spans, and cache.bytes <= cache.limit <=
+ *     TLSF_CACHE_BYTES;
+ *   - the statistics count cached blocks as free; the tools (ASan, valgrind, the fill
+ *     patterns) saw them freed.
+ *
+ * Why every operation is O(1) or bounded: a push or a pop touches one stack top, one
+ * header and one link. A drain gives back at most cache.limit / MIN_SPAN blocks (the
+ * budget over the smallest span), each with the O(1) merging of an ordinary free, plus one
+ * pass over the CACHE_CLASSES stack tops.
+ *
+ * The door: tlsf_alloc.c calls cache_take at the top of malloc, cache_takes and cache_put
+ * in free, and cache_drain when the lists cannot serve a request; it does not know this
+ * layout.
+ */
+#ifndef TLSF_CACHE_H
+#define TLSF_CACHE_H
+
+#include "tlsf_heap.h"
+
+/* Spans below this are cached (the exact classes). */
+#define CACHE_SPAN_LIMIT ((size_t)CACHE_CLASSES << TLSF_ALIGN_LOG2)
+
+/* Give every cached block back to the lists (defined in tlsf_cache.c). Returns 1 if there
+ * was one, 0 if the cache was empty. Bounded: see the top of this file. */
+#define tlsf_cache_drain TLSF_ABI_NAME(tlsf_cache_drain)
+TLSF_NO_ASAN int tlsf_cache_drain(tlsf_t heap);
+
+/*
+ * malloc's first step: the last cached block of class `index`, whose span is `span`, taken
+ * off its stack and marked in use again, or NULL when the class is not cached or its stack
+ * is empty.
+ */
+static inline TLSF_NO_ASAN block_t *cache_take(tlsf_t heap, unsigned index, size_t span) {
+#if TLSF_CACHE
+    block_t *block;
+    if (index >= CACHE_CLASSES) return NULL;
+    block = heap->cache.top[index];
+    if (block == NULL) return NULL;
+    heap->cache.top[index] = *slot_next_free(block);
+    heap->cache.bytes -= span;
+    block_set_exempt_flags(block, *slot_size(block) & ~BLOCK_CACHED);
+    return block;
+#else
+    (void)heap;
+    (void)index;
+    (void)span;
+    return NULL;
+#endif
+}
+
+/* Does the cache take the block of size word `word` and span `span` now? (A plain block
+ * of an exact class, within the budget.) */
+static inline TLSF_NO_ASAN int cache_takes(tlsf_t heap, size_t word, size_t span) {
+#if TLSF_CACHE
+    return span < CACHE_SPAN_LIMIT && !(word & BLOCK_ALIGNED) &&
+           heap->cache.bytes + span <= heap->cache.limit;
+#else
+    (void)heap;
+    (void)word;
+    (void)span;
+    return 0;
+#endif
+}
+
+/* free's shortcut: push the checked block at `block` (size word `word` as read, span
+ * `span`), which cache_takes accepted, onto its class's stack. */
+static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, block_t *block, size_t word, size_t span) {
+#if TLSF_CACHE
+    block_t **top = &heap->cache.top[span >> TLSF_ALIGN_LOG2];
+    heap->cache.bytes += span;
+    *slot_next_free(block) = *top;
+    *top = block;
+    block_set_exempt_flags(block, word | BLOCK_CACHED);
+#else
+    (void)heap;
+    (void)block;
+    (void)word;
+    (void)span;
+#endif
+}
+
+/* The failure path's second chance: drain the cache if it holds anything. */
+static inline TLSF_NO_ASAN int cache_drain(tlsf_t heap) {
+#if TLSF_CACHE
+    return heap->cache.bytes != 0 && tlsf_cache_drain(heap);
+#else
+    (void)heap;
+    return 0;
+#endif
+}
+
+#endif /* TLSF_CACHE_H */

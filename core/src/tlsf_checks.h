@@ -1,0 +1,86 @@
+/*
+ * tlsf_checks.h - the misuse checks, one question each: "is this the start of a live block
+ * of this heap, whose neighbours are intact?" All O(1): a few loads of the headers that
+ * free reads anyway, and a hash per header with sealed headers.
+ *
+ * What each TLSF_CHECKS level catches (tlsf_config.h):
+ *   1  a misaligned pointer (bad pointer); a block already free or cached (double free).
+ *   2  also a pointer whose header does not carry this heap's seal for its address: an
+ *      interior pointer, another heap's block, the C library's, a stack buffer (bad
+ *      pointer); and a header of the block's neighbours that lost its seal, which is what
+ *      a write past the end of the block does to the next one (corrupt block).
+ * The order matters for the reason reported: a foreign pointer often sits behind a word
+ * with the "free" bit set (glibc's chunk sizes are odd), so the seal is checked before the
+ * free bit, and a double free is named only for a header this heap sealed.
+ *
+ * On misuse the handler hears the reason and the pointer, and the caller leaves the heap
+ * exactly as it was.
+ */
+#ifndef TLSF_CHECKS_H
+#define TLSF_CHECKS_H
+
+#include "tlsf_heap.h"
+
+/* The flags that say a block is no longer the user's. */
+#if TLSF_CACHE
+#define BLOCK_GIVEN_BACK (BLOCK_FREE | BLOCK_CACHED)
+#else
+#define BLOCK_GIVEN_BACK ((size_t)BLOCK_FREE)
+#endif
+
+/* Why `ptr` is not a live block of `heap` with an intact next block, or TLSF_ERROR_NONE.
+ * (The previous block is checked only where free merges with it: block_check_prev.) */
+static inline TLSF_NO_ASAN tlsf_error_t block_misuse(tlsf_t heap, const void *ptr) {
+#if TLSF_CHECKS >= 1
+    block_t *block = block_from_ptr(ptr);
+    size_t word;
+    if ((uintptr_t)ptr & (TLSF_ALIGN - 1)) return TLSF_ERROR_BAD_POINTER;
+#if TLSF_CHECKS >= 2
+    if (!block_header_intact(heap, block)) return TLSF_ERROR_BAD_POINTER;
+#endif
+    word = *slot_size(block);
+    if (word & BLOCK_GIVEN_BACK) return TLSF_ERROR_DOUBLE_FREE;
+#if TLSF_CHECKS >= 2
+    /* A sealed header with a span below the smallest block is the sentinel's. */
+    if (word_span(word) < MIN_SPAN) return TLSF_ERROR_BAD_POINTER;
+    if (!block_header_intact(heap, block_at(block, word_span(word))))
+        return TLSF_ERROR_CORRUPT_BLOCK;
+#endif
+#else
+    (void)ptr;
+#endif
+    (void)heap;
+    return TLSF_ERROR_NONE;
+}
+
+/* 1 if `ptr` may be freed or resized; otherwise the handler hears why and 0 is returned. */
+static inline TLSF_NO_ASAN int block_check_in_use(tlsf_t heap, const void *ptr) {
+    tlsf_error_t reason = block_misuse(heap, ptr);
+    if (reason == TLSF_ERROR_NONE) return 1;
+    tlsf_report(heap, reason, ptr);
+    return 0;
+}
+
+/* Before free merges the block at `ptr` (size word `word`) with the free block before it
+ * (TLSF_CHECKS >= 2): that block's header is sealed and its span leads here. BLOCK_PREV_FREE
+ * is not sealed (tlsf_heap.h), so this is what vouches for it. 1 if so, or the handler hears
+ * of a corrupt block and 0 is returned. */
+static inline TLSF_NO_ASAN int block_check_prev(tlsf_t heap, const void *ptr, size_t word) {
+#if TLSF_CHECKS >= 2
+    block_t *block = block_from_ptr(ptr);
+    block_t *prev;
+    if (!(word & BLOCK_PREV_FREE)) return 1;
+    prev = *slot_prev_phys(block);
+    if (block_header_intact(heap, prev) && block_at(prev, word_span(*slot_size(prev))) == block)
+        return 1;
+    tlsf_report(heap, TLSF_ERROR_CORRUPT_BLOCK, ptr);
+    return 0;
+#else
+    (void)heap;
+    (void)ptr;
+    (void)word;
+    return 1;
+#endif
+}
+
+#endif /* TLSF_CHECKS_H */

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+// The bounded front cache (TLSF_CACHE, core/src/tlsf_cache.h): a freed block of an exact
+// class is kept whole and handed out again first, within a hard byte budget; cached
+// blocks count as free, are never merged while cached, and go back to the lists on a
+// flush, a pool removal, an exact largest-allocatable query, or a request the lists
+// cannot serve.
+#include "tlsf_test_support.h"
+
+using namespace tlsf_test;
+
+namespace {
+
+constexpr std::size_t kPool = 64 * 1024;
+
+// A request whose block has an exact (cached) class: the smallest block's usable size.
+std::size_t SmallRequest() {
+    return tlsf_block_size_min();
+}
+
+std::size_t FreeBlocksIn(pool_t pool) {
+    std::size_t n = 0;
+    for (const WalkedBlock &w : Walk(pool))
+        n += !w.used;
+    return n;
+}
+
+} // namespace
+
+TEST(Cache, LimitIsClampedAndZeroWithoutTheCache) {
+    Heap h(kPool);
+    if (!TLSF_CACHE) {
+        EXPECT_EQ(tlsf_cache_set_limit(h, 4096), 0u);
+        tlsf_cache_flush(h); // does nothing
+        tlsf_cache_flush(nullptr);
+        EXPECT_EQ(h.Errors(), 0);
+        return;
+    }
+    EXPECT_EQ(tlsf_cache_set_limit(h, std::size_t(-1)), std::size_t(TLSF_CACHE_BYTES));
+    EXPECT_EQ(tlsf_cache_set_limit(h, 100), 100u);
+    EXPECT_EQ(tlsf_cache_set_limit(nullptr, 100), 0u);
+    tlsf_cache_flush(nullptr);
+    EXPECT_EQ(h.Errors(), 0);
+}
+
+TEST(Cache, AFreedBlockIsHandedOutAgainFirstAndCountsAsFree) {
+    if (!TLSF_CACHE) GTEST_SKIP() << "TLSF_CACHE == 0";
+    Heap h(kPool);
+    void *a = tlsf_malloc(h, SmallRequest());
+    void *b = tlsf_malloc(h, SmallRequest());
+    void *c = tlsf_malloc(h, SmallRequest());
+    ASSERT_TRUE(a && b && c);
+    const tlsf_stats_t with_b = Stats(h);
+    tlsf_free(h, b);
+    const tlsf_stats_t without_b = Stats(h);
+    if (TLSF_STATS) {
+        EXPECT_EQ(without_b.live_blocks, with_b.live_blocks - 1);
+        EXPECT_EQ(without_b.used_bytes, with_b.used_bytes - (tlsf_block_size(a) + Word()));
+        EXPECT_EQ(without_b.free_count, with_b.free_count + 1);
+    }
+    // b's neighbours are in use, and it is reported free by the walk.
+    EXPECT_EQ(FreeBlocksIn(h.pools()[0]), 2u); // b and the pool's rest
+    EXPECT_EQ(tlsf_malloc(h, SmallRequest()), b); // LIFO: b first
+    tlsf_free(h, a);
+    tlsf_free(h, b);
+    EXPECT_EQ(tlsf_malloc(h, SmallRequest()), b);
+    EXPECT_EQ(tlsf_malloc(h, SmallRequest()), a);
+    EXPECT_EQ(h.Errors(), 0);
+    tlsf_free(h, a);
+    tlsf_free(h, b);
+    tlsf_free(h, c);
+}
+
+TEST(Cache, CachedBlocksAreNotMergedUntilFlushed) {
+    if (!TLSF_CACHE) GTEST_SKIP() << "TLSF_CACHE == 0";
+    Heap h(kPool);
+    std::vector<void *> blocks;
+    for (int i = 0; i < 8; ++i)
+        blocks.push_back(tlsf_malloc(h, SmallRequest()));
+    for (void *p : blocks)
+        tlsf_free(h, p);
+    EXPECT_EQ(FreeBlocksIn(h.pools()[0]), 9u); // eight cached, side by side, and the rest
+    EXPECT_EQ(h.Errors(), 0);
+    const tlsf_stats_t before = Stats(h);
+    tlsf_cache_flush(h);
+    std::vector<WalkedBlock> walk = Walk(h.pools()[0]);
+    ASSERT_EQ(walk.size(), 1u); // everything merged back into one free block
+    EXPECT_EQ(walk[0].size + Word(), PoolSpan(kPool));
+    const tlsf_stats_t after = Stats(h);
+    EXPECT_EQ(after.used_bytes, before.used_bytes); // already counted as free
+    EXPECT_EQ(after.free_count, before.free_count);
+    EXPECT_EQ(h.Errors(), 0);
+}
+
+// The budget is hard: with room for five smallest blocks, the sixth free goes to the lists
+// and merges with its free neighbours as without the cache.
+TEST(Cache, TheBudgetIsHard) {
+    if (!TLSF_CACHE) GTEST_SKIP() << "TLSF_CACHE == 0";
+    Heap h(kPool);
+    const std::size_t span = tlsf_block_size_min() + tlsf_alloc_overhead();
+    ASSERT_EQ(tlsf_cache_set_limit(h, 5 * span), 5 * span);
+    std::vector<void *> blocks;
+    for (int i = 0; i < 20; ++i)
+        blocks.push_back(tlsf_malloc(h, SmallRequest()));
+    for (void *p : blocks)
+        tlsf_free(h, p);
+    // blocks 0..4 cached; 5..19 merged with each other and the pool's rest.
+    std::vector<WalkedBlock> walk = Walk(h.pools()[0]);
+    ASSERT_EQ(walk.size(), 6u);
+    for (int i = 0; i < 5; ++i)
+        EXPECT_EQ(walk[static_cast<std::size_t>(i)].ptr, blocks[static_cast<std::size_t>(i)]);
+    EXPECT_EQ(walk[5].ptr, blocks[5]);
+    EXPECT_EQ(h.Errors(), 0);
+    // Lowering the budget below what is cached flushes the cache.
+    EXPECT_EQ(tlsf_cache_set_limit(h, 0), 0u);
+    EXPECT_EQ(Walk(h.pools()[0]).size(), 1u);
+    // With a zero budget, nothing is cached.
+    void *p = tlsf_malloc(h, SmallRequest());
+    tlsf_free(h, p);
+    EXPECT_EQ(Walk(h.pools()[0]).size(), 1u);
+    EXPECT_EQ(h.Errors(), 0);
+}
+
+// A request the lists cannot serve drains the cache: freed memory can always be
+// allocated again, as one block if it is contiguous.
+TEST(Cache, AFailingRequestDrainsTheCacheAndSearchesAgain) {
+    if (!TLSF_CACHE) GTEST_SKIP() << "TLSF_CACHE == 0";
+    Heap h(kPool);
+    std::vector<void *> blocks;
+    while (void *p = tlsf_malloc(h, SmallRequest()))
+        blocks.push_back(p);
+    ASSERT_GT(blocks.size(), 100u);
+    const std::size_t failed = Stats(h).failed_count;
+    for (void *p : blocks)
+        tlsf_free(h, p);
+    // All memory is free again, part of it cached: a request of nearly the pool's size
+    // succeeds only after the drain.
+    const std::size_t whole = PoolSpan(kPool) - tlsf_alloc_overhead() - kPool / 16;
+    void *big = tlsf_malloc(h, whole);
+    EXPECT_NE(big, nullptr);
+    if (TLSF_STATS) {
+        EXPECT_EQ(Stats(h).failed_count, failed);
+    }
+    tlsf_free(h, big);
+    EXPECT_EQ(h.Errors(), 0);
+}
+
+TEST(Cache, LargestAllocatableIsExactWithCachedBlocks) {
+    if (!TLSF_CACHE) GTEST_SKIP() << "TLSF_CACHE == 0";
+    Heap h(kPool);
+    std::vector<void *> blocks;
+    while (void *p = tlsf_malloc(h, 3 * SmallRequest()))
+        blocks.push_back(p);
+    for (std::size_t i = 0; i < blocks.size(); i += 2)
+        tlsf_free(h, blocks[i]); // cached, or merged once the budget is spent
+    const tlsf_stats_t s = Stats(h);
+    EXPECT_GT(s.largest_allocatable, 0u); // a cached class serves without a drain
+    EXPECT_LE(s.largest_allocatable, tlsf_largest_allocatable(h));
+    EXPECT_TRUE(LargestIsExact(h));
+    EXPECT_EQ(h.Errors(), 0);
+}
+
+TEST(Cache, RemovingAPoolGivesCachedBlocksBackFirst) {
+    if (!TLSF_CACHE) GTEST_SKIP() << "TLSF_CACHE == 0";
+    Heap h(kPool);
+    pool_t second = h.AddPool(kPool);
+    ASSERT_NE(second, nullptr);
+    std::vector<void *> blocks;
+    while (void *p = tlsf_malloc(h, SmallRequest()))
+        blocks.push_back(p);
+    for (void *p : blocks)
+        tlsf_free(h, p);
+    h.log().Clear();
+    h.RemovePool(second);
+    EXPECT_TRUE(h.log().events.empty());
+    EXPECT_EQ(Stats(h).pool_count, 1u);
+    EXPECT_EQ(h.Errors(), 0);
+}
+
+// Blocks from memalign keep their alignment record and are never cached: freeing one
+// merges it at once.
+TEST(Cache, AlignedBlocksAreNotCached) {
+    if (!TLSF_CACHE) GTEST_SKIP() << "TLSF_CACHE == 0";
+    Heap h(kPool);
+    void *guard = tlsf_malloc(h, 100);
+    void *q = tlsf_memalign(h, 256, SmallRequest());
+    void *after = tlsf_malloc(h, 100);
+    ASSERT_TRUE(guard && q && after);
+    tlsf_free(h, after); // merges with the pool's rest (not an exact class)
+    const std::size_t before = Walk(h.pools()[0]).size();
+    tlsf_free(h, q);
+    EXPECT_LT(Walk(h.pools()[0]).size(), before); // q merged with its free neighbours
+    EXPECT_EQ(h.Errors(), 0);
+    tlsf_free(h, guard);
+}
