@@ -16,6 +16,10 @@
  *       Independent threads (after the alloc-test program): each keeps [slots] blocks of
  *       mostly small sizes (80% 8..128 bytes, 15% up to 2 KiB, 5% up to 32 KiB) and
  *       replaces a random one <operations> times. No block crosses threads.
+ *   large <threads> <operations>
+ *       Each thread allocates a block of 5..25 MiB, writes every page of it and frees it,
+ *       <operations> times: what a malloc that maps and unmaps each large block pays for
+ *       in page faults.
  *
  * Output, one line: the workload, its parameters, operations (malloc+free pairs), seconds
  * (wall clock), peak resident set (ru_maxrss, KiB) and a checksum of the contents read
@@ -133,6 +137,24 @@ static void *larson_thread(void *arg) {
     return NULL;
 }
 
+/* ---- large ------------------------------------------------------------------------------ */
+
+static void *large_thread(void *arg) {
+    lane_t *lane = (lane_t *)arg;
+    size_t n;
+    for (n = 0; n < replacements; ++n) {
+        size_t bytes = ((size_t)5 << 20) + next_random(&lane->rng) % ((size_t)20 << 20);
+        unsigned char *block = (unsigned char *)malloc(bytes);
+        size_t i;
+        if (block == NULL) die("malloc failed");
+        for (i = 0; i < bytes; i += 4096)
+            block[i] = (unsigned char)i;
+        lane->checksum += block[bytes / 2 & ~(size_t)4095];
+        free(block);
+    }
+    return NULL;
+}
+
 /* ---- alloc-test -------------------------------------------------------------------------- */
 
 static void *alloc_test_thread(void *arg) {
@@ -173,17 +195,19 @@ int main(int argc, char **argv) {
     pthread_t threads[MAX_THREADS];
     unsigned count, t;
     size_t slots, i;
-    int larson;
+    int larson, large;
     uint64_t checksum = 0, operations;
     double start, seconds;
     if (argc < 4) {
         fprintf(stderr, "usage: threads_bench larson <threads> <generations> [slots] "
                         "[replacements]\n"
-                        "       threads_bench alloc-test <threads> <operations> [slots]\n");
+                        "       threads_bench alloc-test <threads> <operations> [slots]\n"
+                        "       threads_bench large <threads> <operations>\n");
         return 2;
     }
     larson = strcmp(argv[1], "larson") == 0;
-    if (!larson && strcmp(argv[1], "alloc-test") != 0) die("unknown workload");
+    large = strcmp(argv[1], "large") == 0;
+    if (!larson && !large && strcmp(argv[1], "alloc-test") != 0) die("unknown workload");
     count = (unsigned)strtoul(argv[2], NULL, 10);
     if (count < 1 || count > MAX_THREADS) die("threads: 1 to 64");
     if (larson) {
@@ -192,6 +216,10 @@ int main(int argc, char **argv) {
         replacements = argc > 5 ? strtoul(argv[5], NULL, 10) : 10000;
         if (generations < 1) die("generations: at least 1");
         operations = (uint64_t)count * generations * replacements;
+    } else if (large) {
+        replacements = strtoul(argv[3], NULL, 10);
+        slots = 1;
+        operations = (uint64_t)count * replacements;
     } else {
         replacements = strtoul(argv[3], NULL, 10);
         slots = argc > 4 ? strtoul(argv[4], NULL, 10) : 1000;
@@ -223,7 +251,8 @@ int main(int argc, char **argv) {
                 empty_slot(&lanes[t], i);
     } else {
         for (t = 0; t < count; ++t)
-            if (pthread_create(&threads[t], NULL, alloc_test_thread, &lanes[t]) != 0)
+            if (pthread_create(&threads[t], NULL, large ? large_thread : alloc_test_thread,
+                               &lanes[t]) != 0)
                 die("pthread_create");
         for (t = 0; t < count; ++t)
             pthread_join(threads[t], NULL);
@@ -233,8 +262,8 @@ int main(int argc, char **argv) {
         checksum += lanes[t].checksum;
         lane_free(&lanes[t]);
     }
-    printf("%s threads=%u operations=%llu seconds=%.3f peak_rss_kib=%ld checksum=%llu\n",
-           argv[1], count, (unsigned long long)operations, seconds, peak_rss_kib(),
+    printf("%s threads=%u operations=%llu seconds=%.3f peak_rss_kib=%ld checksum=%llu\n", argv[1],
+           count, (unsigned long long)operations, seconds, peak_rss_kib(),
            (unsigned long long)checksum);
     if (atomic_load(&corrupt)) {
         fprintf(stderr, "threads_bench: a block did not hold what was written into it\n");

@@ -21,7 +21,11 @@
  * that would exceed either evicts the oldest ones (munmap), and one larger than the byte cap
  * is unmapped at once. So freed large blocks keep at most 64 MiB resident beyond the live
  * ones. A request takes the smallest cached mapping that holds it and is at most twice its
- * size (the tail beyond what it needs is unmapped), so a reused mapping wastes nothing.
+ * size, whole (its pages are resident already); else the smallest larger one, cut to twice
+ * the size (a live large block never holds more than twice what it needs);
+ * else the largest smaller one, grown with mremap into a fresh aligned range (its pages
+ * move, only the added ones are new). So a program that frees and allocates large blocks
+ * of varying sizes faults in only the growth, as with glibc's adaptive threshold.
  */
 #define _GNU_SOURCE 1
 
@@ -184,17 +188,25 @@ static size_t large_map_bytes(size_t bytes, size_t align) {
     return round_up(offset + bytes, tlsfm_page_bytes());
 }
 
-/* Best fit in the cache for `need` bytes at alignment `base_align`; the slot or -1. */
-static int cache_find_locked(size_t need, size_t base_align) {
-    int best = -1;
+/* The cached mapping (aligned to `base_align`) to serve `need` bytes with; the slot or -1.
+ * First choice: the smallest that holds `need` and is at most twice as large (used whole).
+ * Then: the smallest larger one (cut to twice the need). Then: the largest smaller one (it
+ * is grown with mremap, so only the added pages are new). */
+static int cache_pick_locked(size_t need, size_t base_align) {
+    int fit = -1, larger = -1, smaller = -1;
     size_t i;
     for (i = 0; i < large_cache_count; ++i) {
-        const struct cached_mapping *c = &large_cache[i];
-        if (c->map_bytes < need || c->map_bytes / 2 > need) continue;
-        if ((c->base & (base_align - 1)) != 0) continue;
-        if (best < 0 || c->map_bytes < large_cache[best].map_bytes) best = (int)i;
+        size_t bytes = large_cache[i].map_bytes;
+        if ((large_cache[i].base & (base_align - 1)) != 0) continue;
+        if (bytes >= need && bytes / 2 <= need) {
+            if (fit < 0 || bytes < large_cache[fit].map_bytes) fit = (int)i;
+        } else if (bytes > need) {
+            if (larger < 0 || bytes < large_cache[larger].map_bytes) larger = (int)i;
+        } else if (smaller < 0 || bytes > large_cache[smaller].map_bytes) {
+            smaller = (int)i;
+        }
     }
-    return best;
+    return fit >= 0 ? fit : larger >= 0 ? larger : smaller;
 }
 
 static void cache_remove_locked(size_t slot) {
@@ -220,43 +232,67 @@ static int large_enter_locked(tlsfm_mapping_t *mapping) {
     return 1;
 }
 
+/* A cached mapping of `bytes` made into `need` bytes at `base_align`: used whole, cut to
+ * twice the need, or grown by moving its pages (mremap) into a fresh aligned range. Returns the
+ * base and sets *map_bytes, or 0 (the mapping is gone) if the system refuses. */
+static uintptr_t reuse(uintptr_t base, size_t bytes, size_t need, size_t base_align,
+                       size_t *map_bytes) {
+    uintptr_t target;
+    void *moved;
+    *map_bytes = bytes;
+    if (bytes >= need && bytes / 2 <= need) return base;
+    if (bytes > need) { /* keep twice the need: the most a live block may hold */
+        size_t keep = 2 * need;
+        unmap((void *)(base + keep), bytes - keep);
+        *map_bytes = keep;
+        return base;
+    }
+    target = map_aligned(need, base_align);
+    if (target != 0) {
+        moved = mremap((void *)base, bytes, need, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)target);
+        if (moved != MAP_FAILED) {
+            *map_bytes = need;
+            return target;
+        }
+        unmap((void *)target, need);
+    }
+    unmap((void *)base, bytes);
+    return 0;
+}
+
 void *tlsfm_os_large_alloc(size_t bytes, size_t align, int *fresh) {
-    size_t need = large_map_bytes(bytes, align);
+    size_t need = large_map_bytes(bytes, align), map_bytes = need;
     size_t base_align = align > TLSFM_REGION_BYTES ? align : TLSFM_REGION_BYTES;
     tlsfm_mapping_t *mapping = NULL;
+    struct cached_mapping cached = {0, 0};
     uintptr_t base = 0;
     int slot;
     if (fresh != NULL) *fresh = 0;
     if (need == 0) return NULL;
     tlsfm_lock();
-    slot = cache_find_locked(need, base_align);
+    slot = cache_pick_locked(need, base_align);
     if (slot >= 0) {
-        struct cached_mapping c = large_cache[slot];
+        cached = large_cache[slot];
         cache_remove_locked((size_t)slot);
-        stats.cached_bytes -= c.map_bytes;
+        stats.cached_bytes -= cached.map_bytes;
         stats.cache_hits++;
-        if (c.map_bytes > need) {
-            unmap((void *)(c.base + need), c.map_bytes - need);
-            stats.unmaps++;
-        }
-        base = c.base;
     }
     tlsfm_unlock();
+    if (slot >= 0) base = reuse(cached.base, cached.map_bytes, need, base_align, &map_bytes);
     if (base == 0) {
+        map_bytes = need;
         base = map_aligned(need, base_align);
         if (base == 0) return NULL;
         if (fresh != NULL) *fresh = 1;
-        tlsfm_lock();
-        stats.maps++;
-        tlsfm_unlock();
     }
     mapping = (tlsfm_mapping_t *)base;
     mapping->base = base;
-    mapping->map_bytes = need;
+    mapping->map_bytes = map_bytes;
     mapping->kind = TLSFM_LARGE;
     mapping->owner = NULL;
     mapping->payload_offset = large_offset(align);
     tlsfm_lock();
+    if (slot < 0 || base != cached.base) stats.maps++;
     if (!large_enter_locked(mapping)) mapping = NULL;
     tlsfm_unlock();
     return mapping ? (void *)(base + mapping->payload_offset) : NULL;

@@ -301,7 +301,16 @@ static void test_pools(void) {
         CHECK(now.cached_bytes >= chunk * 3 && now.cached_bytes <= ((size_t)64 << 20));
         big = malloc(min_size(chunk * 3, start.max_request) - 4096);
         CHECK(big != NULL && info().cache_hits == now.cache_hits + 1);
+        if (big) memset(big, 0x33, chunk * 2);
         free(big);
+        /* Larger than anything cached: a cached mapping is grown (its pages moved), and a
+         * calloc from it is still all zero. */
+        now = info();
+        big = calloc(1, chunk * 20);
+        CHECK(big != NULL && info().cache_hits == now.cache_hits + 1);
+        CHECK(big != NULL && all_bytes((unsigned char *)big, 0, chunk * 20));
+        free(big);
+        CHECK(heap_check() == 0);
     }
     /* Ordinary requests fill chunks; emptied chunks go back except one. */
     for (i = 0; i < 40; ++i) {
