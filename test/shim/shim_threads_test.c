@@ -172,9 +172,11 @@ static struct {
     void *slot[FORK_SLOTS];
 } shared = {PTHREAD_MUTEX_INITIALIZER, {NULL}};
 static atomic_int stop_workers;
+static atomic_int workers_ready; /* workers that have a heap: forks come after all have */
 
 static void *fork_worker(void *arg) {
     uint32_t rng = (uint32_t)(uintptr_t)arg * 2654435761u + 1;
+    int ready = 0;
     while (!atomic_load(&stop_workers)) {
         size_t i;
         void *mine, *old;
@@ -183,6 +185,10 @@ static void *fork_worker(void *arg) {
         rng ^= rng << 5;
         i = rng % FORK_SLOTS;
         mine = tlsfm_malloc(rng % 3000 + 1);
+        if (!ready) {
+            ready = 1;
+            atomic_fetch_add(&workers_ready, 1);
+        }
         pthread_mutex_lock(&shared.lock); /* swap with a block another thread may have made */
         old = shared.slot[i];
         shared.slot[i] = mine;
@@ -202,7 +208,15 @@ static int child_checks(void) {
     tlsfm_free(theirs); /* a block of a heap whose thread is gone here */
     tlsfm_free(p);
     tlsfm_free(q);
-    ok = ok && tlsfm_check() == 0 && info().unchecked_heaps >= 1;
+    if (!ok) fprintf(stderr, "fork child: malloc or calloc failed\n");
+    if (tlsfm_check() != 0) {
+        fprintf(stderr, "fork child: heap check failed\n");
+        ok = 0;
+    }
+    if (info().unchecked_heaps < 1) {
+        fprintf(stderr, "fork child: the workers' heaps were inspected\n");
+        ok = 0;
+    }
     return ok;
 }
 
@@ -211,8 +225,11 @@ static void test_fork(void) {
     int i, forks = 0;
     size_t s;
     atomic_store(&stop_workers, 0);
+    atomic_store(&workers_ready, 0);
     for (i = 0; i < 3; ++i)
         pthread_create(&workers[i], NULL, fork_worker, (void *)(uintptr_t)(i + 1));
+    while (atomic_load(&workers_ready) < 3)
+        usleep(100);
     for (i = 0; i < 20; ++i) {
         int status = 0;
         pid_t pid;
