@@ -72,15 +72,18 @@ static inline TLSF_NO_ASAN unsigned find_class_or_drain(tlsf_t heap, unsigned in
 }
 
 /*
- * With the front cache, the list paths run out of line (TLSF_LIST_PATH): a cache hit then
- * runs in a function that saves no registers, which the list paths' register pressure
+ * With the front cache on x86, the list paths run out of line (TLSF_LIST_PATH): a cache hit
+ * then runs in a function that saves no registers, which the list paths' register pressure
  * would otherwise make every call pay (12 instructions per malloc and 13 per free on
- * x86-64). Without the cache they are inline, and the list paths are the only ones.
+ * x86-64, where each saved register is a push and a pop). On Arm a whole register list is
+ * saved by one push and restored by one pop, and the call would lengthen the list paths,
+ * so they stay inline there, as everywhere without the cache.
  */
-#if TLSF_CACHE && (defined(__GNUC__) || defined(__clang__))
+#if TLSF_CACHE && (defined(__x86_64__) || defined(__i386__)) &&                                    \
+    (defined(__GNUC__) || defined(__clang__))
 #define TLSF_LIST_PATH __attribute__((noinline))
 #else
-#define TLSF_LIST_PATH TLSF_ALWAYS_INLINE
+#define TLSF_LIST_PATH inline
 #endif
 
 /* malloc from the lists: the class `index` (span `span`) or the first non-empty class
@@ -126,8 +129,10 @@ TLSF_NO_ASAN void *tlsf_malloc(tlsf_t heap, size_t bytes) {
     unsigned index;
     size_t span;
     block_t *block;
-    if (!heap_usable(heap) || bytes > MAX_REQUEST) return alloc_failed(heap);
+    /* The class first: for a request above MAX_REQUEST it is meaningless but harmless (the
+     * sum wraps in unsigned arithmetic), and the test below refuses it. */
     span = class_round_up(request_need(bytes), &index);
+    if (!heap_usable(heap) || bytes > MAX_REQUEST) return alloc_failed(heap);
     block = cache_take(heap, index, span);
     if (block == NULL) return malloc_from_lists(heap, index, span);
     stats_on_alloc(heap, span);

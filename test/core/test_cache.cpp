@@ -58,7 +58,7 @@ TEST(Cache, AFreedBlockIsHandedOutAgainFirstAndCountsAsFree) {
         EXPECT_EQ(without_b.free_count, with_b.free_count + 1);
     }
     // b's neighbours are in use, and it is reported free by the walk.
-    EXPECT_EQ(FreeBlocksIn(h.pools()[0]), 2u); // b and the pool's rest
+    EXPECT_EQ(FreeBlocksIn(h.pools()[0]), 2u);    // b and the pool's rest
     EXPECT_EQ(tlsf_malloc(h, SmallRequest()), b); // LIFO: b first
     tlsf_free(h, a);
     tlsf_free(h, b);

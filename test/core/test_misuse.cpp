@@ -41,9 +41,8 @@ struct Scene {
         const ErrorEvent e = h.log().events[0];
         h.log().Clear();
         if (e.reason != reason)
-            return ::testing::AssertionFailure()
-                   << "reason " << tlsf_error_string(e.reason) << ", expected "
-                   << tlsf_error_string(reason);
+            return ::testing::AssertionFailure() << "reason " << tlsf_error_string(e.reason)
+                                                 << ", expected " << tlsf_error_string(reason);
         if (e.ptr != ptr || e.heap != h.get())
             return ::testing::AssertionFailure() << "wrong pointer or heap in the report";
         ::testing::AssertionResult same = SameHeap(before, Take(h));
@@ -97,7 +96,7 @@ TEST(Misuse, MisalignedPointer) {
 TEST(Misuse, DoubleFreeOfAFreshlyFreedBlock) {
     if (TLSF_CHECKS < 1) GTEST_SKIP() << "TLSF_CHECKS == 0";
     Scene s;
-    void *p = tlsf_malloc(s.h, 24); // an exact class: with the cache, it is cached when freed
+    void *p = tlsf_malloc(s.h, 24);     // an exact class: with the cache, it is cached when freed
     void *big = tlsf_malloc(s.h, 5000); // never cached
     ASSERT_TRUE(p && big);
     tlsf_free(s.h, p);
@@ -179,8 +178,7 @@ TEST(Misuse, OverflowIntoTheNextHeaderThenFree) {
             if (tlsf_realloc(s.h, p, 2 * n) != nullptr) ADD_FAILURE();
         })) << n;
         // The damaged block itself is not a block any more.
-        EXPECT_TRUE(s.Refuses(TLSF_ERROR_BAD_POINTER, after, [&] { tlsf_free(s.h, after); }))
-            << n;
+        EXPECT_TRUE(s.Refuses(TLSF_ERROR_BAD_POINTER, after, [&] { tlsf_free(s.h, after); })) << n;
         std::memcpy(past, saved, sizeof saved);
         tlsf_free(s.h, p);
         tlsf_free(s.h, after);

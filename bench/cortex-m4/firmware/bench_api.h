@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define BENCH_API_MAGIC 0x4D344254u /* "TB4M" */
-#define BENCH_API_VERSION 3u
+#define BENCH_API_VERSION 4u
 
 /* What an image contains. */
 enum bench_kind {
@@ -90,6 +90,10 @@ typedef struct bench_api {
     uint32_t cfg_max_block_log2;
     uint32_t cfg_stats;
     uint32_t cfg_checks;
+    uint32_t cfg_cache_bytes;     /* TLSF_CACHE_BYTES with the front cache, else 0 */
+    BENCH_FN(fn_cache_set_limit); /* tlsf_cache_set_limit (TLSF only) */
+    BENCH_FN(fn_alloc_overhead);  /* tlsf_alloc_overhead (TLSF only) */
+    BENCH_FN(fn_block_size_min);  /* tlsf_block_size_min (TLSF only) */
 } bench_api_t;
 
 #ifdef BENCH_TARGET

@@ -33,6 +33,10 @@ const bench_api_t bench_api BENCH_API_SECTION = {
     .cfg_max_block_log2 = TLSF_MAX_BLOCK_LOG2,
     .cfg_stats = TLSF_STATS,
     .cfg_checks = TLSF_CHECKS,
+    .cfg_cache_bytes = TLSF_CACHE ? TLSF_CACHE_BYTES : 0,
+    .fn_cache_set_limit = (bench_fn_t)tlsf_cache_set_limit,
+    .fn_alloc_overhead = (bench_fn_t)tlsf_alloc_overhead,
+    .fn_block_size_min = (bench_fn_t)tlsf_block_size_min,
 };
 
 int main(void) {

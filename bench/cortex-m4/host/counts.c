@@ -46,10 +46,12 @@ enum fn_id {
     F_INIT, /* tlsf_create + tlsf_add_pool of the first pool */
     F_CREATE,
     F_ADD_POOL,
+    F_MALLOC_DRAIN, /* a malloc that drains the front cache (OPF_DRAIN): its own bound */
     F_COUNT
 };
-static const char *const fn_names[F_COUNT] = {"malloc",   "free", "realloc", "realloc-nocopy",
-                                              "memalign", "init", "create",  "add_pool"};
+static const char *const fn_names[F_COUNT] = {"malloc",         "free",     "realloc",
+                                              "realloc-nocopy", "memalign", "init",
+                                              "create",         "add_pool", "malloc-drain"};
 
 typedef struct call_stat {
     uint64_t calls, sum, min, max;
@@ -68,7 +70,7 @@ typedef struct branch {
     uint64_t insns, nocopy;
 } branch_t;
 
-#define MAX_IMAGES 32
+#define MAX_IMAGES 64
 #define MAX_GROUPS 8
 #define ALL_GROUPS MAX_GROUPS /* stats index of the totals */
 
@@ -295,7 +297,8 @@ static void run_op(run_t *r, const op_t *op) {
         if (s->ptr) fail_run(r, "malloc into a slot in use");
         args[n++] = op->size;
         ptr = call(r, api->fn_malloc, n, args, &res);
-        record(r, fn = F_MALLOC, counted(&res), r->op, op->size, 0);
+        record(r, fn = (op->flags & OPF_DRAIN) ? F_MALLOC_DRAIN : F_MALLOC, counted(&res), r->op,
+               op->size, 0);
         took(r, op, ptr, 8);
         break;
     case OP_MEMALIGN:
@@ -357,7 +360,7 @@ static void run_op(run_t *r, const op_t *op) {
         if (!r->tlsf) break; /* a premise about TLSF's layout */
         if (s->ptr == 0 || second->ptr == 0) fail_run(r, "adjacency check on an empty slot");
         usable = call(r, api->fn_block_size, 1, &s->ptr, &res);
-        if (second->ptr != s->ptr + usable + 4 + op->size)
+        if (second->ptr != s->ptr + usable + r->img->params.overhead + op->size)
             fail_run(r,
                      "construction premise: block 0x%08x (usable %u) is not followed by "
                      "block 0x%08x; the construction no longer reaches its branch",
@@ -402,6 +405,12 @@ static void setup_heap(run_t *r) {
         address = (address + bytes + 4095u) & ~4095u;
     }
     r->pool_count = count;
+    if (r->img->params.cache_bytes != 0 && r->w->cache_limit != CACHE_LIMIT_DEFAULT) {
+        args[0] = r->heap;
+        args[1] = r->w->cache_limit;
+        if (call(r, api->fn_cache_set_limit, 2, args, &res) != r->w->cache_limit)
+            fail_run(r, "tlsf_cache_set_limit(%u) failed", r->w->cache_limit);
+    }
 }
 
 /* After a workload: the heap is consistent; forget its blocks. */
@@ -573,11 +582,19 @@ static void read_params(image_t *img) {
         p->max_block_log2 = 28;
         p->pool_overhead = 8;
         p->largest_pool = (1u << 28) - 8 + 8;
+        p->cache_bytes = 0;
+        p->overhead = 4;
+        p->min_span = 16;
         return;
     }
     p->align_log2 = m->api.cfg_align_log2;
     p->sl_index_log2 = m->api.cfg_sl_index_log2;
     p->max_block_log2 = m->api.cfg_max_block_log2;
+    p->cache_bytes = m->api.cfg_cache_bytes;
+    if (m4_call(m, m->api.fn_alloc_overhead, 0, NULL, &res) != 0) die("%s", m->error);
+    p->overhead = res.r0;
+    if (m4_call(m, m->api.fn_block_size_min, 0, NULL, &res) != 0) die("%s", m->error);
+    p->min_span = res.r0 + p->overhead;
     if (m4_call(m, m->api.fn_pool_overhead, 0, NULL, &res) != 0) die("%s", m->error);
     p->pool_overhead = res.r0;
     if (m4_call(m, m->api.fn_block_size_max, 0, NULL, &res) != 0) die("%s", m->error);
@@ -711,42 +728,65 @@ static void print_groups(void) {
     }
 }
 
+/* Has an image before image `i`, or image `i` before branch `b`, a branch labelled so? (The
+ * table has one row per label, in the order labels first appear: constructions that only
+ * some configurations build, such as the front cache's, get rows too.) */
+static int label_seen_before(size_t i, size_t b) {
+    const char *label = images[i].branches[b].label;
+    size_t j, k;
+    for (j = 0; j <= i; ++j) {
+        size_t end = j == i ? b : images[j].branch_count;
+        if (!is_run(&images[j])) continue;
+        for (k = 0; k < end; ++k)
+            if (strcmp(images[j].branches[k].label, label) == 0) return 1;
+    }
+    return 0;
+}
+
+static void print_branch_row(const char *label, int width) {
+    size_t i, k;
+    printf("%-*s", width, label);
+    for (i = 0; i < image_count; ++i) {
+        const image_t *img = &images[i];
+        char cell[32];
+        if (!is_run(img) || img->branch_count == 0) continue;
+        snprintf(cell, sizeof cell, "-");
+        for (k = 0; k < img->branch_count; ++k) {
+            const branch_t *br = &img->branches[k];
+            if (strcmp(br->label, label) != 0) continue;
+            if (br->insns != br->nocopy)
+                snprintf(cell, sizeof cell, "%llu/%llu", (unsigned long long)br->insns,
+                         (unsigned long long)br->nocopy);
+            else
+                snprintf(cell, sizeof cell, "%llu", (unsigned long long)br->insns);
+        }
+        printf(" %11s", cell);
+    }
+    printf("\n");
+}
+
 static void print_branches(void) {
     size_t i, b;
-    int width = 4;
-    const image_t *first = NULL;
-    for (i = 0; i < image_count; ++i)
-        if (is_run(&images[i]) && images[i].branch_count && first == NULL) first = &images[i];
-    if (first == NULL) return;
-    for (b = 0; b < first->branch_count; ++b)
-        if ((int)strlen(first->branches[b].label) > width)
-            width = (int)strlen(first->branches[b].label);
+    int width = 4, any = 0;
+    for (i = 0; i < image_count; ++i) {
+        if (!is_run(&images[i])) continue;
+        for (b = 0; b < images[i].branch_count; ++b) {
+            any = 1;
+            if ((int)strlen(images[i].branches[b].label) > width)
+                width = (int)strlen(images[i].branches[b].label);
+        }
+    }
+    if (!any) return;
     printf("\nConstructions: instructions of the labelled call "
-           "(realloc: all / without memcpy+memmove)\n");
+           "(realloc: all / without memcpy+memmove; -: not built for that image)\n");
     printf("%-*s", width, "call");
     for (i = 0; i < image_count; ++i)
         if (is_run(&images[i]) && images[i].branch_count) printf(" %11s", images[i].column);
     printf("\n");
-    for (b = 0; b < first->branch_count; ++b) {
-        printf("%-*s", width, first->branches[b].label);
-        for (i = 0; i < image_count; ++i) {
-            const image_t *img = &images[i];
-            char cell[32];
-            size_t k;
-            if (!is_run(img) || img->branch_count == 0) continue;
-            snprintf(cell, sizeof cell, "?");
-            for (k = 0; k < img->branch_count; ++k) {
-                const branch_t *br = &img->branches[k];
-                if (strcmp(br->label, first->branches[b].label) != 0) continue;
-                if (br->insns != br->nocopy)
-                    snprintf(cell, sizeof cell, "%llu/%llu", (unsigned long long)br->insns,
-                             (unsigned long long)br->nocopy);
-                else
-                    snprintf(cell, sizeof cell, "%llu", (unsigned long long)br->insns);
-            }
-            printf(" %11s", cell);
-        }
-        printf("\n");
+    for (i = 0; i < image_count; ++i) {
+        if (!is_run(&images[i])) continue;
+        for (b = 0; b < images[i].branch_count; ++b)
+            if (!label_seen_before(i, b)) print_branch_row(images[i].branches[b].label, width);
     }
 }
 

@@ -21,7 +21,9 @@ const char *const workload_groups[] = {"random",      "mixed",         "sweep-fr
                                        "sweep-align", "sweep-realloc", "construct"};
 const size_t workload_group_count = sizeof workload_groups / sizeof workload_groups[0];
 
-enum { WORD = 4, MIN_SPAN = 16 };
+/* A block's header overhead and the smallest span, of the configuration being built for
+ * (set by workloads_build: a seal word makes both larger). */
+static uint32_t WORD = 4, MIN_SPAN = 16;
 
 /* ---- Deterministic random numbers (splitmix64) ---- */
 
@@ -152,6 +154,8 @@ static workload_t *begin(list_t *list, const char *group, heap_kind_t heap, uint
     w->group = group;
     w->heap = heap;
     w->slots = slots;
+    /* The constructions aim at the list paths; those of the cache set their own budget. */
+    w->cache_limit = strcmp(group, "construct") == 0 ? 0 : CACHE_LIMIT_DEFAULT;
     return w;
 }
 
@@ -191,7 +195,7 @@ static void adjacent(workload_t *w, uint32_t first, uint32_t second) {
 }
 /* The same when `first` came from memalign (its last word records the alignment). */
 static void adjacent_aligned(workload_t *w, uint32_t first, uint32_t second) {
-    add(w, OP_ADJACENT, first, WORD, second, NULL);
+    add(w, OP_ADJACENT, first, 4 /* the alignment record, one word */, second, NULL);
 }
 static void expect_null(workload_t *w) {
     w->ops[w->count - 1].flags |= OPF_EXPECT_NULL;
@@ -567,13 +571,53 @@ static void build_constructions(list_t *list, const tlsf_params_t *p) {
     expect_null(w);
 }
 
+/*
+ * The front cache (TLSF_CACHE images only): a push, a hit, and the longest call there is,
+ * a malloc that fails after draining a full cache. The drain gives back budget / smallest
+ * span blocks; each is placed between two free blocks of the lists, so that every one of
+ * them merges with both neighbours: C0 F0 C1 F1 ... C(n-1) F(n-1) guard, the C blocks
+ * freed first (cached: they fill the budget exactly), then the F blocks (the budget is
+ * full, so they go to the lists, and their neighbours are cached, so they do not merge).
+ */
+static void build_cache_constructions(list_t *list, const tlsf_params_t *p) {
+    const uint32_t n = p->cache_bytes / MIN_SPAN;
+    uint32_t single_pool, i;
+    workload_t *w;
+    heap_pools(p, HEAP_SINGLE, &single_pool);
+
+    w = begin(list, "construct", HEAP_SINGLE, 2, "c-cache-hit");
+    w->cache_limit = CACHE_LIMIT_DEFAULT;
+    do_malloc(w, 0, req(MIN_SPAN), NULL);
+    do_malloc(w, 1, req(MIN_SPAN), NULL);
+    do_free(w, 0, "free: into the front cache");
+    do_malloc(w, 0, req(MIN_SPAN), "malloc: front cache hit");
+
+    w = begin(list, "construct", HEAP_SINGLE, 2 * n + 2, "c-cache-drain");
+    w->cache_limit = CACHE_LIMIT_DEFAULT;
+    for (i = 0; i <= 2 * n; ++i)
+        do_malloc(w, i, req(MIN_SPAN), NULL);
+    for (i = 0; i < 2 * n; ++i)
+        adjacent(w, i, i + 1);
+    for (i = 0; i < 2 * n; i += 2)
+        do_free(w, i, NULL);
+    for (i = 1; i < 2 * n; i += 2)
+        do_free(w, i, i == 1 ? "free: the front cache is full (lists)" : NULL);
+    do_malloc(w, 2 * n + 1, req(class_floor(p, pool_block(p, single_pool))) + 1,
+              "malloc: fails after draining a full front cache (every block merges both ways)");
+    expect_null(w);
+    w->ops[w->count - 1].flags |= OPF_DRAIN;
+}
+
 workload_t *workloads_build(const tlsf_params_t *params, size_t *count) {
     list_t list = {NULL, 0, 0};
     premise_failed = 0;
+    WORD = params->overhead;
+    MIN_SPAN = params->min_span;
     build_random(&list);
     build_mixed(&list);
     build_sweeps(&list);
     build_constructions(&list, params);
+    if (params->cache_bytes != 0) build_cache_constructions(&list, params);
     if (premise_failed) {
         workloads_free(list.items, list.count);
         return NULL;

@@ -36,7 +36,8 @@ typedef enum op_kind {
 } op_kind_t;
 
 enum op_flags {
-    OPF_EXPECT_NULL = 1 /* TLSF must return NULL (newlib may have more memory) */
+    OPF_EXPECT_NULL = 1, /* TLSF must return NULL (newlib may have more memory) */
+    OPF_DRAIN = 2        /* the malloc drains the front cache: counted as "malloc-drain" */
 };
 
 typedef struct op {
@@ -54,10 +55,17 @@ typedef enum heap_kind {
     HEAP_LARGEST   /* one pool of the largest size the configuration accepts */
 } heap_kind_t;
 
+/* workload_t.cache_limit: leave the heap's front cache at its default budget. */
+#define CACHE_LIMIT_DEFAULT 0xFFFFFFFFu
+
 typedef struct workload {
     char name[64];     /* unique: appears in "where the max was hit" */
     const char *group; /* see above */
     heap_kind_t heap;
+    /* The front cache's budget for this workload (tlsf_cache_set_limit on the fresh heap,
+     * TLSF images with the cache only): CACHE_LIMIT_DEFAULT, or 0 for the constructions of
+     * the list paths, whose premises need every free to reach the lists. */
+    uint32_t cache_limit;
     uint32_t slots;
     op_t *ops;
     size_t count, capacity;
@@ -70,6 +78,9 @@ typedef struct tlsf_params {
     unsigned max_block_log2; /* TLSF_MAX_BLOCK_LOG2 */
     uint32_t pool_overhead;  /* tlsf_pool_overhead() */
     uint32_t largest_pool;   /* the largest pool tlsf_add_pool accepts, in bytes */
+    uint32_t cache_bytes;    /* TLSF_CACHE_BYTES, 0 without the front cache */
+    uint32_t overhead;       /* tlsf_alloc_overhead(): 4, or more with a seal word */
+    uint32_t min_span;       /* the smallest block's span */
 } tlsf_params_t;
 
 /* The groups, in report order. */
