@@ -20,8 +20,9 @@
  * wait-free and each call does a bounded amount of work. Only the path that would map a
  * new chunk takes back everything first (it is about to make a system call anyway).
  *
- * Thread exit (a pthread key destructor): the heap takes back its remote list and joins
- * the list of orphaned heaps with its live blocks, under the lock; the next new thread
+ * Thread exit (a pthread key destructor): the heap takes back its remote list, unmaps its
+ * empty chunk and joins the list of orphaned heaps with its live blocks, under the lock (an
+ * orphaned heap unmaps each chunk as soon as it empties); the next new thread
  * adopts it. Frees into an orphaned heap take the lock and free directly (so memory freed
  * after its thread ended is reusable even if no thread adopts the heap); a push that raced
  * with the orphaning is taken back by the next such free, the adopter or the heap check.
@@ -247,7 +248,9 @@ static inline void note_alloc(thread_heap_t *heap, const void *ptr) {
 __attribute__((noinline)) static void chunk_emptied(thread_heap_t *heap, chunk_t *chunk,
                                                     int locked) {
     counter_add(&heap->empty_chunks, 1);
-    if (counter(&heap->empty_chunks) > 1) release_chunk(heap, chunk, locked);
+    /* An orphaned heap keeps no empty chunk: nobody allocates from it until adopted. */
+    if (counter(&heap->empty_chunks) > 1 || heap_state(heap) == HEAP_ORPHAN)
+        release_chunk(heap, chunk, locked);
 }
 
 static inline void note_free(thread_heap_t *heap, chunk_t *chunk, int locked) {
@@ -331,10 +334,15 @@ static thread_heap_t *new_heap_locked(void) {
 
 static void on_thread_exit(void *value) {
     thread_heap_t *heap = (thread_heap_t *)value;
+    chunk_t *chunk, *next;
     my_heap = NULL;
     take_back_all(heap, 0);
     tlsfm_lock();
     atomic_store_explicit(&heap->state, HEAP_ORPHAN, memory_order_release);
+    for (chunk = heap->chunks; chunk != NULL; chunk = next) { /* its empty chunk goes back */
+        next = chunk->next;
+        if (chunk->live == 0) release_chunk(heap, chunk, 1);
+    }
     heap->next_orphan = orphans;
     orphans = heap;
     tlsfm_unlock();
