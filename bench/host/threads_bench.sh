@@ -49,7 +49,7 @@ instructions() { # preload command...: total instructions of the command under c
 
 csv=$results/threads_bench.csv
 echo "workload,glibc_s,tlsf_s,time_ratio,glibc_rss_kib,tlsf_rss_kib,rss_ratio,glibc_instructions,tlsf_instructions,instruction_ratio" >"$csv"
-printf '%-40s %9s %9s %6s %10s %10s %6s %13s %13s %6s\n' workload "glibc s" "tlsf s" ratio \
+printf '%-44s %9s %9s %6s %10s %10s %6s %13s %13s %6s\n' workload "glibc s" "tlsf s" ratio \
   "glibc KiB" "tlsf KiB" ratio "glibc instr" "tlsf instr" ratio
 for entry in "${workloads[@]}"; do
   IFS='|' read -r name args small <<<"$entry"
@@ -73,7 +73,7 @@ for entry in "${workloads[@]}"; do
     ti=$(instructions "$shim" "$bench" $small)
     ri=$(ratio "$gi" "$ti")
   fi
-  printf '%-40s %9.3f %9.3f %6s %10d %10d %6s %13s %13s %6s\n' "$name" "$g" "$t" "$(ratio "$g" "$t")" \
+  printf '%-44s %9.3f %9.3f %6s %10d %10d %6s %13s %13s %6s\n' "$name" "$g" "$t" "$(ratio "$g" "$t")" \
     "$glibc_rss" "$tlsf_rss" "$(ratio "$glibc_rss" "$tlsf_rss")" "$gi" "$ti" "$ri"
   echo "$name,$g,$t,$(ratio "$g" "$t"),$glibc_rss,$tlsf_rss,$(ratio "$glibc_rss" "$tlsf_rss"),$gi,$ti,$ri" >>"$csv"
 done
