@@ -14,6 +14,8 @@
 #   perft_modes.csv, .txt  the perft program in both table modes (bench/chess/perft_modes.sh)
 #   callgrind.csv          instructions per malloc and per free (scripts/callgrind.sh)
 #   cachegrind.csv         D1 misses and mispredicted branches per malloc+free (the same)
+#   threads_bench.csv      larson-like and alloc-test-like threads, glibc vs the drop-in
+#                          malloc: time, peak RSS, instructions (bench/host/threads_bench.sh)
 #   *.png                  pictures (scripts/plot_bench.gp), if gnuplot is installed
 #   machine.txt            the machine, compiler and library versions
 # Every comparison runs side by side in one process (the machine this was written on is
@@ -139,6 +141,13 @@ if [[ -f $shim ]]; then
   "$root/bench/host/whole_programs.sh" "$shim" "$results" | tee "$results/whole_programs.txt"
 else
   echo "note: $shim not built, whole-program runs skipped"
+fi
+
+if [[ -f $shim && -x $host/tlsf_threads_bench ]]; then
+  section "threads on the drop-in malloc (larson-like, alloc-test-like): bench/host/threads_bench.sh"
+  "$root/bench/host/threads_bench.sh" "$build" "$results" | tee "$results/threads_bench.txt"
+else
+  echo "note: tlsf_threads_bench or $shim not built, thread benchmarks skipped"
 fi
 
 if command -v gnuplot >/dev/null; then

@@ -3,8 +3,8 @@
  * the C library's interface.
  *
  * The library defines malloc, free, calloc, realloc, memalign, posix_memalign,
- * aligned_alloc, valloc, pvalloc and malloc_usable_size on one TLSF heap. Programs use them
- * through <stdlib.h> and <malloc.h> as usual, whether the library is preloaded
+ * aligned_alloc, valloc, pvalloc and malloc_usable_size on TLSF heaps, one per thread. Programs use
+ * them through <stdlib.h> and <malloc.h> as usual, whether the library is preloaded
  * (LD_PRELOAD=libtlsf_malloc.so) or linked. This header declares the two functions only it
  * has: a consistency check and a summary of the heap.
  *
@@ -21,30 +21,42 @@
 extern "C" {
 #endif
 
-/* A snapshot of the heap (tlsfm_get_info). */
+/* A snapshot of the allocator (tlsfm_get_info). Counts from the heaps of other running
+ * threads are read without stopping them: exact when those threads are between calls. */
 struct tlsfm_info {
-    size_t pools;             /* pools in the heap: chunks and dedicated pools */
-    size_t dedicated_pools;   /* pools made for one large request */
-    size_t empty_chunks;      /* chunks kept mapped with no allocation (0 or 1) */
-    size_t mapped_bytes;      /* bytes mapped for pools now */
-    size_t peak_mapped_bytes; /* the most that was ever mapped for pools */
-    size_t maps;              /* pools mapped so far */
-    size_t unmaps;            /* pools returned to the system so far */
-    size_t live_blocks;       /* allocations not yet freed */
-    size_t used_bytes;        /* bytes in allocated blocks (0 if TLSF_STATS == 0) */
-    size_t chunk_bytes;       /* the size of an ordinary pool */
-    size_t max_request;       /* the largest malloc that can succeed (the configuration's
-                                 TLSF_MAX_BLOCK_LOG2 bounds a pool) */
+    size_t pools;             /* chunks of all heaps plus large blocks (a mapping each) */
+    size_t dedicated_pools;   /* large blocks: requests above a quarter of a chunk */
+    size_t empty_chunks;      /* chunks kept mapped with no allocation (at most 1 per heap) */
+    size_t mapped_bytes;      /* bytes mapped for chunks and large blocks now */
+    size_t peak_mapped_bytes; /* the most that was ever mapped for them */
+    size_t maps;              /* mappings made so far */
+    size_t unmaps;            /* mappings (or tails of cached ones) unmapped so far */
+    size_t live_blocks;       /* allocations not yet freed (including those freed by
+                                 another thread that the owner has not taken back yet) */
+    size_t used_bytes;        /* bytes in allocated blocks of the heaps the caller may
+                                 inspect: its own and orphaned ones (0 if TLSF_STATS == 0) */
+    size_t chunk_bytes;       /* the size of a chunk (4 MiB, or the configuration's largest
+                                 pool if that is less) */
+    size_t max_request;       /* the largest request the allocator tries to map (the system
+                                 refuses far less) */
+    size_t heaps;             /* thread heaps made so far (they are reused, never freed) */
+    size_t orphan_heaps;      /* heaps of exited threads, waiting for a new thread */
+    size_t unchecked_heaps;   /* heaps of other running threads (or, in a forked child,
+                                 of threads that did not survive fork): not inspected */
+    size_t cached_bytes;      /* freed large mappings kept for reuse (at most 64 MiB) */
+    size_t cache_hits;        /* large requests served from that cache */
 };
 
-/* Fill *info (NULL is ignored). Takes the heap's lock (and sets the heap up if no
- * allocation did yet). */
+/* Fill *info (NULL is ignored). Takes the allocator's lock briefly. */
 void tlsfm_get_info(struct tlsfm_info *info);
 
 /*
- * Verify the whole heap: tlsf_check, tlsf_check_pool on every pool, and that the blocks in
- * use in each pool are exactly those the allocator counted there. Returns 0 when all holds,
- * otherwise the number of failed checks. Linear in the number of blocks; takes the lock.
+ * Verify the heaps the calling thread may inspect - its own, those of exited threads - and
+ * the large blocks: tlsf_check, tlsf_check_pool on every chunk, that the blocks in use in
+ * each chunk are exactly those counted there, and that the region map names each chunk
+ * and large block. Blocks other threads freed into those heaps are taken back first.
+ * Returns 0 when all holds, otherwise the number of failed checks. Linear in the number of
+ * blocks; takes the lock (other threads' allocations on their own heaps go on).
  */
 int tlsfm_check(void);
 

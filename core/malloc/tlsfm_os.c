@@ -1,0 +1,364 @@
+/*
+ * SPDX-License-Identifier: MIT
+ *
+ * tlsfm_os.c - memory from the system for the drop-in malloc (see tlsfm_os.h).
+ *
+ * Alignment. mmap gives page alignment only; a region-aligned mapping is made by mapping
+ * `bytes + alignment - page` and unmapping the head and tail around the aligned part
+ * (three system calls, on the rare path that maps memory at all).
+ *
+ * Region map. Addresses up to 2^48 (2^32 on 32-bit systems) in 4 MiB regions: 2^26
+ * entries as a top array of 2^13 leaf pointers (static, 64 KiB of .bss, touched only where
+ * used) and leaves of 2^13 entries mapped on demand (64 KiB each, one per 32 GiB of address
+ * space in use, never freed). Writers hold the lock; readers load with acquire and take
+ * no lock. A mapping above 2^48 (which Linux does not hand out unasked) is refused.
+ *
+ * Large blocks. A request that a thread heap does not serve (tlsfm_thread.c: above a
+ * quarter of a chunk) gets a mapping of its own: header at the base, block at
+ * max(64, alignment) bytes in. Freed, the mapping goes to a cache instead of munmap, so a
+ * program that reuses large blocks does not fault in fresh pages every time. The cache
+ * holds at most LARGE_CACHE_SLOTS mappings and LARGE_CACHE_BYTES bytes in total; a mapping
+ * that would exceed either evicts the oldest ones (munmap), and one larger than the byte cap
+ * is unmapped at once. So freed large blocks keep at most 64 MiB resident beyond the live
+ * ones. A request takes the smallest cached mapping that holds it and is at most twice its
+ * size, whole (its pages are resident already); else the smallest larger one, cut to twice
+ * the size (a live large block never holds more than twice what it needs);
+ * else the largest smaller one, grown with mremap into a fresh aligned range (its pages
+ * move, only the added ones are new). So a program that frees and allocates large blocks
+ * of varying sizes faults in only the growth, as with glibc's adaptive threshold.
+ */
+#define _GNU_SOURCE 1
+
+#include "tlsfm_os.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "tlsfm_diag.h"
+#include "tlsfm_lock.h"
+
+#define LEAF_LOG2 TLSFM_LEAF_LOG2
+#define LEAF_ENTRIES ((size_t)1 << LEAF_LOG2)
+#define TOP_ENTRIES TLSFM_TOP_ENTRIES
+#define LARGE_HEADER_BYTES ((size_t)64)
+#define LARGE_CACHE_SLOTS 16
+#define LARGE_CACHE_BYTES ((size_t)64 << 20)
+
+_Atomic(tlsfm_region_slot_t *) tlsfm_region_top[TOP_ENTRIES];
+static atomic_size_t page_size_cached;
+
+/* Guarded by the lock. */
+static tlsfm_mapping_t *large_live;
+static struct cached_mapping {
+    uintptr_t base;
+    size_t map_bytes;
+} large_cache[LARGE_CACHE_SLOTS]; /* oldest first */
+static size_t large_cache_count;
+static tlsfm_os_stats_t stats;
+
+_Static_assert(sizeof(tlsfm_mapping_t) <= LARGE_HEADER_BYTES, "large header too big");
+
+size_t tlsfm_page_bytes(void) {
+    size_t page = atomic_load_explicit(&page_size_cached, memory_order_relaxed);
+    if (page == 0) {
+        long got = sysconf(_SC_PAGESIZE);
+        page = got > 0 ? (size_t)got : 4096;
+        atomic_store_explicit(&page_size_cached, page, memory_order_relaxed);
+    }
+    return page;
+}
+
+static size_t round_up(size_t value, size_t align) {
+    return (value + align - 1) & ~(align - 1);
+}
+
+/* munmap that leaves errno alone (free must not change it). */
+static void unmap(void *mem, size_t bytes) {
+    int saved_errno = errno;
+    munmap(mem, bytes);
+    errno = saved_errno;
+}
+
+void *tlsfm_os_map_pages(size_t bytes) {
+    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return mem == MAP_FAILED ? NULL : mem;
+}
+
+/* `bytes` (a multiple of the page) at a multiple of `align` (a power of two, at least a
+ * region); 0 on failure. */
+static uintptr_t map_aligned(size_t bytes, size_t align) {
+    size_t page = tlsfm_page_bytes();
+    size_t span;
+    uintptr_t raw, start;
+    if (bytes > SIZE_MAX / 2 - align) return 0;
+    span = bytes + align - page;
+    raw = (uintptr_t)tlsfm_os_map_pages(span);
+    if (raw == 0) return 0;
+    start = (raw + align - 1) & ~(uintptr_t)(align - 1);
+    if (start > raw) unmap((void *)raw, start - raw);
+    if (raw + span > start + bytes) unmap((void *)(start + bytes), raw + span - start - bytes);
+    return start;
+}
+
+/* ---- The region map ------------------------------------------------------------------ */
+
+static int region_index(uintptr_t address, size_t *top, size_t *leaf) {
+    uintptr_t region = address >> TLSFM_REGION_LOG2;
+    *top = (size_t)(region >> LEAF_LOG2);
+    *leaf = (size_t)(region & (LEAF_ENTRIES - 1));
+    return *top < TOP_ENTRIES;
+}
+
+/* Point every region of [base, base + bytes) at `mapping` (NULL: clear them). Returns 0
+ * if a leaf could not be mapped or the range lies beyond the map (nothing is set then). */
+static int set_regions_locked(uintptr_t base, size_t bytes, tlsfm_mapping_t *mapping) {
+    uintptr_t address;
+    size_t top, leaf;
+    if (bytes == 0 || !region_index(base + bytes - 1, &top, &leaf)) return 0;
+    for (address = base; address < base + bytes; address += TLSFM_REGION_BYTES) {
+        region_index(address, &top, &leaf);
+        if (atomic_load_explicit(&tlsfm_region_top[top], memory_order_relaxed) == NULL) {
+            tlsfm_region_slot_t *slots;
+            if (mapping == NULL) continue;
+            slots = (tlsfm_region_slot_t *)tlsfm_os_map_pages(LEAF_ENTRIES * sizeof *slots);
+            if (slots == NULL) return 0;
+            atomic_store_explicit(&tlsfm_region_top[top], slots, memory_order_release);
+        }
+    }
+    for (address = base; address < base + bytes; address += TLSFM_REGION_BYTES) {
+        tlsfm_region_slot_t *slots;
+        region_index(address, &top, &leaf);
+        slots = atomic_load_explicit(&tlsfm_region_top[top], memory_order_relaxed);
+        if (slots != NULL) atomic_store_explicit(&slots[leaf], mapping, memory_order_release);
+    }
+    return 1;
+}
+
+static void count_map_locked(size_t bytes) {
+    stats.mapped_bytes += bytes;
+    if (stats.mapped_bytes > stats.peak_mapped_bytes) stats.peak_mapped_bytes = stats.mapped_bytes;
+    stats.maps++;
+}
+
+/* ---- Chunks ---------------------------------------------------------------------------- */
+
+tlsfm_mapping_t *tlsfm_os_map_chunk_locked(size_t bytes, void *owner) {
+    uintptr_t base = map_aligned(round_up(bytes, tlsfm_page_bytes()), TLSFM_REGION_BYTES);
+    tlsfm_mapping_t *chunk = (tlsfm_mapping_t *)base;
+    if (base == 0) return NULL;
+    bytes = round_up(bytes, tlsfm_page_bytes());
+    chunk->base = base;
+    chunk->map_bytes = bytes;
+    chunk->kind = TLSFM_CHUNK;
+    chunk->owner = owner;
+    if (!set_regions_locked(base, bytes, chunk)) {
+        unmap((void *)base, bytes);
+        return NULL;
+    }
+    count_map_locked(bytes);
+    return chunk;
+}
+
+void tlsfm_os_unmap_chunk_locked(tlsfm_mapping_t *chunk) {
+    uintptr_t base = chunk->base;
+    size_t bytes = chunk->map_bytes;
+    set_regions_locked(base, bytes, NULL);
+    unmap((void *)base, bytes);
+    stats.mapped_bytes -= bytes;
+    stats.unmaps++;
+}
+
+/* ---- Large blocks -------------------------------------------------------------------- */
+
+static size_t large_offset(size_t align) {
+    return align > LARGE_HEADER_BYTES ? align : LARGE_HEADER_BYTES;
+}
+
+size_t tlsfm_os_max_request(void) {
+    return SIZE_MAX / 2 - 2 * TLSFM_REGION_BYTES;
+}
+
+/* The mapping bytes a large request needs; 0 if it cannot be mapped. */
+static size_t large_map_bytes(size_t bytes, size_t align) {
+    size_t offset = large_offset(align);
+    if (bytes > tlsfm_os_max_request() || offset > tlsfm_os_max_request() - bytes) return 0;
+    return round_up(offset + bytes, tlsfm_page_bytes());
+}
+
+/* The cached mapping (aligned to `base_align`) to serve `need` bytes with; the slot or -1.
+ * First choice: the smallest that holds `need` and is at most twice as large (used whole).
+ * Then: the smallest larger one (cut to twice the need). Then: the largest smaller one (it
+ * is grown with mremap, so only the added pages are new). */
+static int cache_pick_locked(size_t need, size_t base_align) {
+    int fit = -1, larger = -1, smaller = -1;
+    size_t i;
+    for (i = 0; i < large_cache_count; ++i) {
+        size_t bytes = large_cache[i].map_bytes;
+        if ((large_cache[i].base & (base_align - 1)) != 0) continue;
+        if (bytes >= need && bytes / 2 <= need) {
+            if (fit < 0 || bytes < large_cache[fit].map_bytes) fit = (int)i;
+        } else if (bytes > need) {
+            if (larger < 0 || bytes < large_cache[larger].map_bytes) larger = (int)i;
+        } else if (smaller < 0 || bytes > large_cache[smaller].map_bytes) {
+            smaller = (int)i;
+        }
+    }
+    return fit >= 0 ? fit : larger >= 0 ? larger : smaller;
+}
+
+static void cache_remove_locked(size_t slot) {
+    memmove(&large_cache[slot], &large_cache[slot + 1],
+            (large_cache_count - slot - 1) * sizeof large_cache[0]);
+    large_cache_count--;
+}
+
+/* Make `mapping` (header written) a live large block: region map, list, counters.
+ * Returns 0 (and unmaps it) if the region map cannot take it. */
+static int large_enter_locked(tlsfm_mapping_t *mapping) {
+    if (!set_regions_locked(mapping->base, mapping->map_bytes, mapping)) {
+        unmap((void *)mapping->base, mapping->map_bytes);
+        return 0;
+    }
+    mapping->prev = NULL;
+    mapping->next = large_live;
+    if (large_live != NULL) large_live->prev = mapping;
+    large_live = mapping;
+    stats.large_blocks++;
+    stats.mapped_bytes += mapping->map_bytes;
+    if (stats.mapped_bytes > stats.peak_mapped_bytes) stats.peak_mapped_bytes = stats.mapped_bytes;
+    return 1;
+}
+
+/* A cached mapping of `bytes` made into `need` bytes at `base_align`: used whole, cut to
+ * twice the need, or grown by moving its pages (mremap) into a fresh aligned range. Returns the
+ * base and sets *map_bytes, or 0 (the mapping is gone) if the system refuses. */
+static uintptr_t reuse(uintptr_t base, size_t bytes, size_t need, size_t base_align,
+                       size_t *map_bytes) {
+    uintptr_t target;
+    void *moved;
+    *map_bytes = bytes;
+    if (bytes >= need && bytes / 2 <= need) return base;
+    if (bytes > need) { /* keep twice the need: the most a live block may hold */
+        size_t keep = 2 * need;
+        unmap((void *)(base + keep), bytes - keep);
+        *map_bytes = keep;
+        return base;
+    }
+    target = map_aligned(need, base_align);
+    if (target != 0) {
+        moved = mremap((void *)base, bytes, need, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)target);
+        if (moved != MAP_FAILED) {
+            *map_bytes = need;
+            return target;
+        }
+        unmap((void *)target, need);
+    }
+    unmap((void *)base, bytes);
+    return 0;
+}
+
+void *tlsfm_os_large_alloc(size_t bytes, size_t align, int *fresh) {
+    size_t need = large_map_bytes(bytes, align), map_bytes = need;
+    size_t base_align = align > TLSFM_REGION_BYTES ? align : TLSFM_REGION_BYTES;
+    tlsfm_mapping_t *mapping = NULL;
+    struct cached_mapping cached = {0, 0};
+    uintptr_t base = 0;
+    int slot;
+    if (fresh != NULL) *fresh = 0;
+    if (need == 0) return NULL;
+    tlsfm_lock();
+    slot = cache_pick_locked(need, base_align);
+    if (slot >= 0) {
+        cached = large_cache[slot];
+        cache_remove_locked((size_t)slot);
+        stats.cached_bytes -= cached.map_bytes;
+        stats.cache_hits++;
+    }
+    tlsfm_unlock();
+    if (slot >= 0) base = reuse(cached.base, cached.map_bytes, need, base_align, &map_bytes);
+    if (base == 0) {
+        map_bytes = need;
+        base = map_aligned(need, base_align);
+        if (base == 0) return NULL;
+        if (fresh != NULL) *fresh = 1;
+    }
+    mapping = (tlsfm_mapping_t *)base;
+    mapping->base = base;
+    mapping->map_bytes = map_bytes;
+    mapping->kind = TLSFM_LARGE;
+    mapping->owner = NULL;
+    mapping->payload_offset = large_offset(align);
+    tlsfm_lock();
+    if (slot < 0 || base != cached.base) stats.maps++;
+    if (!large_enter_locked(mapping)) mapping = NULL;
+    tlsfm_unlock();
+    return mapping ? (void *)(base + mapping->payload_offset) : NULL;
+}
+
+/* Keep the freed mapping for reuse, evicting the oldest beyond the caps. */
+static void cache_insert_locked(uintptr_t base, size_t map_bytes) {
+    if (map_bytes > LARGE_CACHE_BYTES) {
+        unmap((void *)base, map_bytes);
+        stats.unmaps++;
+        return;
+    }
+    while (large_cache_count > 0 && (large_cache_count == LARGE_CACHE_SLOTS ||
+                                     stats.cached_bytes + map_bytes > LARGE_CACHE_BYTES)) {
+        unmap((void *)large_cache[0].base, large_cache[0].map_bytes);
+        stats.cached_bytes -= large_cache[0].map_bytes;
+        stats.unmaps++;
+        cache_remove_locked(0);
+    }
+    large_cache[large_cache_count].base = base;
+    large_cache[large_cache_count].map_bytes = map_bytes;
+    large_cache_count++;
+    stats.cached_bytes += map_bytes;
+}
+
+void tlsfm_os_large_free(tlsfm_mapping_t *large, void *ptr, const char *function) {
+    uintptr_t base = large->base;
+    size_t map_bytes = large->map_bytes;
+    if ((uintptr_t)ptr != base + large->payload_offset)
+        tlsfm_die(function, "invalid pointer: not the start of a block", ptr);
+    tlsfm_lock();
+    set_regions_locked(base, map_bytes, NULL);
+    if (large->prev != NULL)
+        large->prev->next = large->next;
+    else
+        large_live = large->next;
+    if (large->next != NULL) large->next->prev = large->prev;
+    stats.large_blocks--;
+    stats.mapped_bytes -= map_bytes;
+    cache_insert_locked(base, map_bytes);
+    tlsfm_unlock();
+}
+
+size_t tlsfm_os_large_usable(const tlsfm_mapping_t *large) {
+    return large->map_bytes - large->payload_offset;
+}
+
+void tlsfm_os_get_stats_locked(tlsfm_os_stats_t *out) {
+    *out = stats;
+}
+
+int tlsfm_os_check_locked(void) {
+    int errors = 0;
+    size_t count = 0, i, cached = 0;
+    const tlsfm_mapping_t *mapping;
+    for (mapping = large_live; mapping != NULL; mapping = mapping->next) {
+        const void *block = (const void *)(mapping->base + mapping->payload_offset);
+        errors += tlsfm_os_lookup(block) != mapping;
+        errors += mapping->kind != TLSFM_LARGE || mapping->payload_offset >= mapping->map_bytes;
+        ++count;
+    }
+    errors += count != stats.large_blocks;
+    for (i = 0; i < large_cache_count; ++i) {
+        errors += tlsfm_os_lookup((const void *)large_cache[i].base) != NULL;
+        cached += large_cache[i].map_bytes;
+    }
+    errors += cached != stats.cached_bytes || cached > LARGE_CACHE_BYTES;
+    return errors;
+}

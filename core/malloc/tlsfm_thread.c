@@ -1,0 +1,621 @@
+/*
+ * SPDX-License-Identifier: MIT
+ *
+ * tlsfm_thread.c - one TLSF heap per thread, remote frees, orphaned heaps and fork.
+ *
+ * Heaps. A thread's first malloc gives it a heap: an orphaned one if any (below), else a
+ * new one (its control structure mmap'd). The heap grows by chunks: 4 MiB mappings at a
+ * region boundary (tlsfm_os.h), each a TLSF pool behind a small header that names the
+ * heap. A block's chunk header is therefore at the block's address rounded down to 4 MiB,
+ * and its owning heap is one load away; free first asks the region map (two loads) so
+ * that a pointer we never gave out is reported, not followed. Each chunk counts its live
+ * blocks; an emptied chunk is unmapped unless it is the heap's only empty one.
+ *
+ * Ownership. Only the owning thread touches a heap's TLSF structure and chunks (no lock):
+ * the heap pointer lives in a thread-local variable. A block freed by another thread is
+ * pushed onto the owner's remote list (a Treiber stack: compare-and-swap on the head,
+ * release; the link is the block's first word). The owner, on each malloc and free,
+ * exchanges the whole list for NULL (acquire) into a private pending list when that is
+ * empty, and frees at most TLSFM_REMOTE_BATCH blocks of it: the consumer side is
+ * wait-free and each call does a bounded amount of work. Only the path that would map a
+ * new chunk takes back everything first (it is about to make a system call anyway).
+ *
+ * Thread exit (a pthread key destructor): the heap takes back its remote list, unmaps its
+ * empty chunk and joins the list of orphaned heaps with its live blocks, under the lock (an
+ * orphaned heap unmaps each chunk as soon as it empties); the next new thread
+ * adopts it. Frees into an orphaned heap take the lock and free directly (so memory freed
+ * after its thread ended is reusable even if no thread adopts the heap); a push that raced
+ * with the orphaning is taken back by the next such free, the adopter or the heap check.
+ *
+ * Fork. The atfork handlers hold the lock across fork(), so everything the lock guards is
+ * consistent in the child. A heap owned by another thread may be in the middle of an
+ * operation at that instant and its thread does not exist in the child: the child marks
+ * such heaps abandoned and never touches them again (their blocks stay readable; freeing
+ * one pushes it onto the abandoned heap's list, where it stays). No lock on any fast path
+ * is needed for that.
+ *
+ * Inspection (tlsfm_heap_check, the exit report): a heap can be walked only by its owner,
+ * so the check covers the caller's heap, the orphaned heaps and the large blocks; heaps
+ * of other live threads are counted (unchecked_heaps), not walked.
+ */
+#define _GNU_SOURCE 1
+
+#include "tlsfm_thread.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tlsf.h"
+#include "tlsfm_diag.h"
+#include "tlsfm_lock.h"
+#include "tlsfm_os.h"
+
+/* An ordinary pool: requests above a quarter of it get a large mapping of their own. */
+#define CHUNK_BYTES TLSFM_REGION_BYTES
+#define CHUNK_HEADER_BYTES ((size_t)128)
+
+typedef struct thread_heap thread_heap_t;
+
+typedef struct chunk {
+    tlsfm_mapping_t map; /* first: what the region map points at; map.owner is the heap */
+    pool_t pool;
+    size_t live;               /* blocks handed out and not freed into the heap yet */
+    struct chunk *prev, *next; /* the heap's chunks */
+} chunk_t;
+
+enum heap_state { HEAP_OWNED, HEAP_ORPHAN, HEAP_ABANDONED };
+
+struct thread_heap {
+    /* Written by other threads: on a cache line of its own. */
+    _Alignas(64) _Atomic(void *) remote;
+    /* The owner's (or, for an orphan, the lock holder's). */
+    _Alignas(64) tlsf_t tlsf;
+    void *pending;      /* taken from `remote`, not yet freed */
+    chunk_t *chunks;    /* every chunk of the heap */
+    tlsf_error_t error; /* what the core reported during the current call */
+    const void *error_ptr;
+    /* Written by the owner only, read by tlsfm_heap_get_info from any thread. */
+    atomic_size_t chunk_count, empty_chunks, live_blocks;
+    /* Changed under the lock; read without it on the remote-free path. */
+    atomic_int state;
+    thread_heap_t *next_heap;   /* all heaps, newest first (lock) */
+    thread_heap_t *next_orphan; /* orphaned heaps (lock) */
+};
+
+_Static_assert(sizeof(chunk_t) <= CHUNK_HEADER_BYTES, "chunk header too big");
+
+pthread_mutex_t tlsfm_global_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static _Thread_local thread_heap_t *my_heap __attribute__((tls_model("initial-exec")));
+
+/* Guarded by the lock. */
+static thread_heap_t *all_heaps;
+static thread_heap_t *orphans;
+static pthread_key_t exit_key;
+static int exit_key_state; /* 0: not made yet, 1: made, -1: failed */
+
+static atomic_size_t chunk_bytes_cached; /* 0 until first computed */
+static atomic_size_t large_limit_cached; /* chunk_bytes() / 4, 0 until first computed */
+
+/* ---- Sizes ----------------------------------------------------------------------------- */
+
+/* A chunk: 4 MiB, or less if the configuration's largest pool is smaller. */
+__attribute__((noinline)) static size_t chunk_bytes(void) {
+    size_t bytes = atomic_load_explicit(&chunk_bytes_cached, memory_order_relaxed);
+    if (bytes == 0) {
+        size_t page = tlsfm_page_bytes();
+        size_t max_pool = (tlsf_block_size_max() - tlsf_align_size() + tlsf_pool_overhead() +
+                           CHUNK_HEADER_BYTES) &
+                          ~(page - 1);
+        bytes = CHUNK_BYTES < max_pool ? CHUNK_BYTES : max_pool;
+        atomic_store_explicit(&chunk_bytes_cached, bytes, memory_order_relaxed);
+        atomic_store_explicit(&large_limit_cached, bytes / 4, memory_order_relaxed);
+    }
+    return bytes;
+}
+
+/* Requests above this many bytes (with the alignment's slack) get a mapping of their own. */
+static inline size_t large_limit(void) {
+    size_t limit = atomic_load_explicit(&large_limit_cached, memory_order_relaxed);
+    return limit != 0 ? limit : chunk_bytes() / 4;
+}
+
+/* `align` is 0 or above the default alignment (tlsfm_heap_alloc's contract). */
+static inline int is_large(size_t bytes, size_t align) {
+    size_t limit = large_limit();
+    if (bytes > limit) return 1;
+    return align != 0 && align > limit - bytes;
+}
+
+static chunk_t *chunk_of(const void *ptr) {
+    return (chunk_t *)((uintptr_t)ptr & ~(uintptr_t)(TLSFM_REGION_BYTES - 1));
+}
+
+/* Owner-only counters that other threads read: a relaxed load and store, no RMW. */
+static void counter_add(atomic_size_t *counter, size_t delta) {
+    atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + delta,
+                          memory_order_relaxed);
+}
+
+static void counter_sub(atomic_size_t *counter, size_t delta) {
+    atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) - delta,
+                          memory_order_relaxed);
+}
+
+static size_t counter(atomic_size_t *counter) {
+    return atomic_load_explicit(counter, memory_order_relaxed);
+}
+
+static int heap_state(thread_heap_t *heap) {
+    return atomic_load_explicit(&heap->state, memory_order_acquire);
+}
+
+/* ---- Errors ------------------------------------------------------------------------------ */
+
+/* The core calls this and leaves the heap as it was; the caller aborts (check_error). */
+static void on_heap_error(tlsf_t tlsf, tlsf_error_t reason, const void *ptr, void *user) {
+    thread_heap_t *heap = (thread_heap_t *)user;
+    (void)tlsf;
+    if (heap->error == TLSF_ERROR_NONE) {
+        heap->error = reason;
+        heap->error_ptr = ptr;
+    }
+}
+
+__attribute__((noreturn, noinline)) static void die_of_error(thread_heap_t *heap,
+                                                             const char *function) {
+    tlsfm_die(function, tlsf_error_string(heap->error), heap->error_ptr);
+}
+
+static inline void check_error(thread_heap_t *heap, const char *function) {
+    if (heap->error != TLSF_ERROR_NONE) die_of_error(heap, function);
+}
+
+/* The mapping of a pointer given to free, realloc or malloc_usable_size: abort unless it
+ * can be the start of one of our blocks. */
+static tlsfm_mapping_t *mapping_of(const void *ptr, const char *function) {
+    tlsfm_mapping_t *mapping = tlsfm_os_lookup(ptr);
+    if (mapping == NULL) tlsfm_die(function, "invalid pointer: not allocated by this heap", ptr);
+    if (mapping->kind == TLSFM_LARGE ? (uintptr_t)ptr != mapping->base + mapping->payload_offset
+                                     : (uintptr_t)ptr - mapping->base < CHUNK_HEADER_BYTES)
+        tlsfm_die(function, "invalid pointer: not the start of a block", ptr);
+    return mapping;
+}
+
+/* ---- Chunks ------------------------------------------------------------------------------ */
+
+static void maybe_lock(int locked) {
+    if (!locked) tlsfm_lock();
+}
+
+static void maybe_unlock(int locked) {
+    if (!locked) tlsfm_unlock();
+}
+
+/* Add a fresh chunk to the heap; 0 when the system has no memory. */
+static int grow(thread_heap_t *heap, int locked) {
+    chunk_t *chunk;
+    maybe_lock(locked);
+    chunk = (chunk_t *)tlsfm_os_map_chunk_locked(chunk_bytes(), heap);
+    maybe_unlock(locked);
+    if (chunk == NULL) return 0;
+    chunk->pool = tlsf_add_pool(heap->tlsf, (char *)chunk + CHUNK_HEADER_BYTES,
+                                chunk->map.map_bytes - CHUNK_HEADER_BYTES);
+    if (chunk->pool == NULL) {
+        heap->error = TLSF_ERROR_NONE;
+        maybe_lock(locked);
+        tlsfm_os_unmap_chunk_locked(&chunk->map);
+        maybe_unlock(locked);
+        return 0;
+    }
+    chunk->live = 0;
+    chunk->prev = NULL;
+    chunk->next = heap->chunks;
+    if (heap->chunks != NULL) heap->chunks->prev = chunk;
+    heap->chunks = chunk;
+    counter_add(&heap->chunk_count, 1);
+    counter_add(&heap->empty_chunks, 1);
+    return 1;
+}
+
+/* Take an empty chunk out of the heap and give it back to the system. */
+static void release_chunk(thread_heap_t *heap, chunk_t *chunk, int locked) {
+    tlsf_remove_pool(heap->tlsf, chunk->pool);
+    if (heap->error != TLSF_ERROR_NONE)
+        tlsfm_die("free", "internal error: an empty chunk still holds blocks", chunk);
+    if (chunk->prev != NULL)
+        chunk->prev->next = chunk->next;
+    else
+        heap->chunks = chunk->next;
+    if (chunk->next != NULL) chunk->next->prev = chunk->prev;
+    counter_sub(&heap->chunk_count, 1);
+    counter_sub(&heap->empty_chunks, 1);
+    maybe_lock(locked);
+    tlsfm_os_unmap_chunk_locked(&chunk->map);
+    maybe_unlock(locked);
+}
+
+static inline void note_alloc(thread_heap_t *heap, const void *ptr) {
+    chunk_t *chunk = chunk_of(ptr);
+    if (chunk->live++ == 0) counter_sub(&heap->empty_chunks, 1);
+    counter_add(&heap->live_blocks, 1);
+}
+
+/* A block of `chunk` went back into the heap; unmap the chunk if that emptied it and the
+ * heap already keeps an empty one. */
+__attribute__((noinline)) static void chunk_emptied(thread_heap_t *heap, chunk_t *chunk,
+                                                    int locked) {
+    counter_add(&heap->empty_chunks, 1);
+    /* An orphaned heap keeps no empty chunk: nobody allocates from it until adopted. */
+    if (counter(&heap->empty_chunks) > 1 || heap_state(heap) == HEAP_ORPHAN)
+        release_chunk(heap, chunk, locked);
+}
+
+static inline void note_free(thread_heap_t *heap, chunk_t *chunk, int locked) {
+    counter_sub(&heap->live_blocks, 1);
+    if (--chunk->live == 0) chunk_emptied(heap, chunk, locked);
+}
+
+/* Free a block of `heap` by its owner (or by the lock holder, for an orphan). */
+static inline void free_into(thread_heap_t *heap, void *ptr, const char *function, int locked) {
+    tlsf_free(heap->tlsf, ptr);
+    check_error(heap, function);
+    note_free(heap, chunk_of(ptr), locked);
+}
+
+/* ---- Remote frees ------------------------------------------------------------------------ */
+
+/* Free at most `limit` of the blocks other threads pushed onto the heap's list. */
+__attribute__((noinline)) static void take_back_some(thread_heap_t *heap, size_t limit,
+                                                     int locked) {
+    size_t n;
+    if (heap->pending == NULL)
+        heap->pending = atomic_exchange_explicit(&heap->remote, NULL, memory_order_acquire);
+    for (n = 0; n < limit && heap->pending != NULL; ++n) {
+        void *ptr = heap->pending;
+        heap->pending = *(void **)ptr;
+        free_into(heap, ptr, "free (from another thread)", locked);
+    }
+}
+
+/* The check every call makes: two loads when nothing is waiting. */
+static inline void take_back(thread_heap_t *heap, size_t limit, int locked) {
+    if (heap->pending != NULL || atomic_load_explicit(&heap->remote, memory_order_relaxed) != NULL)
+        take_back_some(heap, limit, locked);
+}
+
+static void take_back_all(thread_heap_t *heap, int locked) {
+    while (heap->pending != NULL ||
+           atomic_load_explicit(&heap->remote, memory_order_relaxed) != NULL)
+        take_back(heap, SIZE_MAX, locked);
+}
+
+/* Lock-free push onto the owner's list (the owner takes it back later). */
+static void push_remote(thread_heap_t *owner, void *ptr) {
+    void *head = atomic_load_explicit(&owner->remote, memory_order_relaxed);
+    do {
+        *(void **)ptr = head;
+    } while (!atomic_compare_exchange_weak_explicit(&owner->remote, &head, ptr,
+                                                    memory_order_release, memory_order_relaxed));
+}
+
+static void free_remote(thread_heap_t *owner, void *ptr, const char *function) {
+    if (heap_state(owner) == HEAP_ORPHAN) {
+        tlsfm_lock();
+        if (heap_state(owner) == HEAP_ORPHAN) { /* nobody owns it: the lock holder does */
+            take_back(owner, TLSFM_REMOTE_BATCH, 1);
+            free_into(owner, ptr, function, 1);
+            tlsfm_unlock();
+            return;
+        }
+        tlsfm_unlock();
+    }
+    push_remote(owner, ptr);
+}
+
+/* ---- Heaps of threads -------------------------------------------------------------------- */
+
+static thread_heap_t *new_heap_locked(void) {
+    size_t head = (sizeof(thread_heap_t) + 63) & ~(size_t)63;
+    size_t page = tlsfm_page_bytes();
+    size_t bytes = (head + tlsf_size() + page - 1) & ~(page - 1);
+    char *mem = (char *)tlsfm_os_map_pages(bytes);
+    thread_heap_t *heap = (thread_heap_t *)mem;
+    if (mem == NULL) return NULL;
+    heap->tlsf = tlsf_create(mem + head);
+    if (heap->tlsf == NULL) return NULL; /* cannot happen: page-aligned, large enough */
+    tlsf_set_error_handler(heap->tlsf, on_heap_error, heap);
+    heap->next_heap = all_heaps;
+    all_heaps = heap;
+    return heap;
+}
+
+static void on_thread_exit(void *value) {
+    thread_heap_t *heap = (thread_heap_t *)value;
+    chunk_t *chunk, *next;
+    my_heap = NULL;
+    take_back_all(heap, 0);
+    tlsfm_lock();
+    atomic_store_explicit(&heap->state, HEAP_ORPHAN, memory_order_release);
+    for (chunk = heap->chunks; chunk != NULL; chunk = next) { /* its empty chunk goes back */
+        next = chunk->next;
+        if (chunk->live == 0) release_chunk(heap, chunk, 1);
+    }
+    heap->next_orphan = orphans;
+    orphans = heap;
+    tlsfm_unlock();
+}
+
+/* The calling thread's first call: adopt an orphaned heap or make one. */
+__attribute__((noinline)) static thread_heap_t *attach(void) {
+    thread_heap_t *heap;
+    int key_made;
+    tlsfm_lock();
+    if (exit_key_state == 0)
+        exit_key_state = pthread_key_create(&exit_key, on_thread_exit) == 0 ? 1 : -1;
+    key_made = exit_key_state > 0;
+    heap = orphans;
+    if (heap != NULL)
+        orphans = heap->next_orphan;
+    else
+        heap = new_heap_locked();
+    if (heap != NULL) {
+        heap->next_orphan = NULL;
+        atomic_store_explicit(&heap->state, HEAP_OWNED, memory_order_release);
+    }
+    tlsfm_unlock();
+    if (heap == NULL) return NULL;
+    my_heap = heap;
+    if (key_made) pthread_setspecific(exit_key, heap);
+    return heap;
+}
+
+/* ---- Sizes of blocks of other threads -------------------------------------------------- */
+
+#if defined(__SANITIZE_THREAD__)
+#define TLSFM_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TLSFM_TSAN 1
+#endif
+#endif
+#ifdef TLSFM_TSAN
+void AnnotateIgnoreReadsBegin(const char *file, int line);
+void AnnotateIgnoreReadsEnd(const char *file, int line);
+#endif
+
+/*
+ * The usable size of a block that may belong to another thread's heap. Its size word shares
+ * the header with a flag bit ("the block before is free") that the owner may set or clear
+ * at the same moment, when it frees or allocates the block before it; the size bits do not
+ * change while the block is live, so the value read is right whichever flag it sees. Under
+ * ThreadSanitizer this one read is taken out of race detection (it would be reported as a
+ * race with the owner's flag write, which is known and harmless).
+ */
+static size_t block_size_any_owner(void *ptr) {
+    size_t size;
+#ifdef TLSFM_TSAN
+    AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+#endif
+    size = tlsf_block_size(ptr);
+#ifdef TLSFM_TSAN
+    AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+#endif
+    return size;
+}
+
+/* ---- Allocation -------------------------------------------------------------------------- */
+
+static inline void *heap_block(thread_heap_t *heap, size_t bytes, size_t align) {
+    return align ? tlsf_memalign(heap->tlsf, align, bytes) : tlsf_malloc(heap->tlsf, bytes);
+}
+
+/* Everything but a block that the caller's heap has: a large block, the thread's first
+ * call, or a heap that must take back all remote frees and maybe grow. */
+__attribute__((noinline)) static void *alloc_slow(thread_heap_t *heap, size_t bytes, size_t align,
+                                                  int *fresh) {
+    void *ptr;
+    if (is_large(bytes, align)) return tlsfm_os_large_alloc(bytes, align, fresh);
+    if (heap == NULL) {
+        heap = attach();
+        if (heap == NULL) return NULL;
+        ptr = heap_block(heap, bytes, align);
+        if (ptr != NULL) {
+            note_alloc(heap, ptr);
+            return ptr;
+        }
+    }
+    /* About to map a chunk: first take back all the other threads freed. */
+    take_back_all(heap, 0);
+    ptr = heap_block(heap, bytes, align);
+    if (ptr == NULL && grow(heap, 0)) ptr = heap_block(heap, bytes, align);
+    if (ptr == NULL) return NULL;
+    note_alloc(heap, ptr);
+    return ptr;
+}
+
+void *tlsfm_heap_alloc(size_t bytes, size_t align, int *fresh) {
+    thread_heap_t *heap = my_heap;
+    void *ptr;
+    if (fresh != NULL) *fresh = 0;
+    if (heap == NULL || is_large(bytes, align)) return alloc_slow(heap, bytes, align, fresh);
+    take_back(heap, TLSFM_REMOTE_BATCH, 0);
+    ptr = heap_block(heap, bytes, align);
+    if (ptr == NULL) return alloc_slow(heap, bytes, align, fresh);
+    note_alloc(heap, ptr);
+    return ptr;
+}
+
+/* Every case but the calling thread's own chunk. */
+__attribute__((noinline)) static void free_elsewhere(void *ptr, const char *function) {
+    tlsfm_mapping_t *mapping = mapping_of(ptr, function);
+    if (mapping->kind == TLSFM_LARGE)
+        tlsfm_os_large_free(mapping, ptr, function);
+    else if (mapping->owner == my_heap)
+        free_into(my_heap, ptr, function, 0);
+    else
+        free_remote((thread_heap_t *)mapping->owner, ptr, function);
+}
+
+void tlsfm_heap_free(void *ptr, const char *function) {
+    tlsfm_mapping_t *mapping = tlsfm_os_lookup(ptr);
+    thread_heap_t *heap = my_heap;
+    /* A chunk of the caller's heap (a large mapping has no owner), past the header. */
+    if (mapping != NULL && mapping->owner == heap && heap != NULL &&
+        (uintptr_t)ptr - mapping->base >= CHUNK_HEADER_BYTES) {
+        free_into(heap, ptr, function, 0);
+        take_back(heap, TLSFM_REMOTE_BATCH, 0);
+        return;
+    }
+    free_elsewhere(ptr, function);
+}
+
+void *tlsfm_heap_realloc(void *ptr, size_t bytes, const char *function) {
+    tlsfm_mapping_t *mapping = mapping_of(ptr, function);
+    size_t old;
+    void *moved;
+    if (mapping->kind == TLSFM_LARGE) {
+        old = tlsfm_os_large_usable(mapping);
+        /* Stays in its mapping while it still needs one and uses at least half of it. */
+        if (bytes <= old && bytes >= old / 2 && is_large(bytes, 0)) return ptr;
+    } else {
+        thread_heap_t *heap = my_heap;
+        if (mapping->owner == heap && heap != NULL && !is_large(bytes, 0)) {
+            take_back(heap, TLSFM_REMOTE_BATCH, 0);
+            moved = tlsf_realloc(heap->tlsf, ptr, bytes);
+            check_error(heap, function);
+            if (moved != NULL) {
+                if (moved != ptr) { /* the core moved it within the heap */
+                    note_alloc(heap, moved);
+                    note_free(heap, chunk_of(ptr), 0);
+                }
+                return moved;
+            }
+        }
+        old = block_size_any_owner(ptr);
+    }
+    moved = tlsfm_heap_alloc(bytes, 0, NULL);
+    if (moved == NULL) return NULL;
+    memcpy(moved, ptr, old < bytes ? old : bytes);
+    tlsfm_heap_free(ptr, function);
+    return moved;
+}
+
+size_t tlsfm_heap_usable_size(void *ptr, const char *function) {
+    tlsfm_mapping_t *mapping = mapping_of(ptr, function);
+    if (mapping->kind == TLSFM_LARGE) return tlsfm_os_large_usable(mapping);
+    return block_size_any_owner(ptr);
+}
+
+/* ---- Inspection -------------------------------------------------------------------------- */
+
+/* Whether the calling thread may walk `heap` (with the lock held). */
+static int inspectable_locked(thread_heap_t *heap) {
+    return heap == my_heap || heap_state(heap) == HEAP_ORPHAN;
+}
+
+void tlsfm_heap_get_info(struct tlsfm_info *info) {
+    tlsfm_os_stats_t os;
+    thread_heap_t *heap;
+    if (info == NULL) return;
+    memset(info, 0, sizeof *info);
+    tlsfm_lock();
+    tlsfm_os_get_stats_locked(&os);
+    for (heap = all_heaps; heap != NULL; heap = heap->next_heap) {
+        info->heaps++;
+        info->orphan_heaps += heap_state(heap) == HEAP_ORPHAN;
+        info->pools += counter(&heap->chunk_count);
+        info->empty_chunks += counter(&heap->empty_chunks);
+        info->live_blocks += counter(&heap->live_blocks);
+        if (inspectable_locked(heap)) {
+            tlsf_stats_t stats;
+            tlsf_get_stats(heap->tlsf, &stats);
+            info->used_bytes += stats.used_bytes;
+        } else {
+            info->unchecked_heaps++;
+        }
+    }
+    info->pools += os.large_blocks;
+    info->dedicated_pools = os.large_blocks;
+    info->live_blocks += os.large_blocks;
+    info->mapped_bytes = os.mapped_bytes;
+    info->peak_mapped_bytes = os.peak_mapped_bytes;
+    info->maps = os.maps;
+    info->unmaps = os.unmaps;
+    info->cached_bytes = os.cached_bytes;
+    info->cache_hits = os.cache_hits;
+    tlsfm_unlock();
+    info->chunk_bytes = chunk_bytes();
+    info->max_request = tlsfm_os_max_request();
+}
+
+static void count_used(void *ptr, size_t size, int used, void *user) {
+    (void)ptr;
+    (void)size;
+    if (used) ++*(size_t *)user;
+}
+
+static int check_heap_locked(thread_heap_t *heap) {
+    int errors = tlsf_check(heap->tlsf) != 0;
+    size_t live = 0, empty = 0, count = 0;
+    const chunk_t *chunk;
+    for (chunk = heap->chunks; chunk != NULL; chunk = chunk->next) {
+        size_t used = 0;
+        errors += tlsf_check_pool(chunk->pool) != 0;
+        tlsf_walk_pool(chunk->pool, count_used, &used);
+        errors += used != chunk->live;
+        errors += tlsfm_os_lookup(chunk) != &chunk->map || chunk->map.owner != heap;
+        live += chunk->live;
+        empty += chunk->live == 0;
+        ++count;
+    }
+    errors += live != counter(&heap->live_blocks) || count != counter(&heap->chunk_count);
+    errors += empty != counter(&heap->empty_chunks) || empty > 1;
+#if TLSF_STATS
+    {
+        tlsf_stats_t stats;
+        tlsf_get_stats(heap->tlsf, &stats);
+        errors += stats.live_blocks != live || stats.pool_count != count;
+    }
+#endif
+    return errors;
+}
+
+int tlsfm_heap_check(void) {
+    int errors = 0;
+    thread_heap_t *heap;
+    tlsfm_lock();
+    for (heap = all_heaps; heap != NULL; heap = heap->next_heap) {
+        if (!inspectable_locked(heap)) continue;
+        take_back_all(heap, 1);
+        errors += check_heap_locked(heap);
+    }
+    errors += tlsfm_os_check_locked();
+    tlsfm_unlock();
+    return errors;
+}
+
+/* ---- Fork -------------------------------------------------------------------------------- */
+
+static void atfork_prepare(void) {
+    tlsfm_lock();
+}
+
+static void atfork_parent(void) {
+    tlsfm_unlock();
+}
+
+static void atfork_child(void) {
+    thread_heap_t *heap;
+    for (heap = all_heaps; heap != NULL; heap = heap->next_heap)
+        if (heap != my_heap && heap_state(heap) == HEAP_OWNED)
+            atomic_store_explicit(&heap->state, HEAP_ABANDONED, memory_order_relaxed);
+    /* The forking thread took the lock in atfork_prepare and is the child's only thread. */
+    tlsfm_unlock();
+}
+
+void tlsfm_heap_start(void) {
+    pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+}

@@ -1,0 +1,138 @@
+/*
+ * SPDX-License-Identifier: MIT
+ *
+ * tlsf_multi.c - one TLSF heap per core with lock-free remote frees (see tlsf_multi.h).
+ *
+ * Invariants: only core c touches cores[c].heap and cores[c].pending; other cores touch
+ * only cores[c].remote, by pushing (compare-and-swap, release). Core c empties `remote`
+ * with one exchange (acquire) into `pending` when `pending` is empty, so the consumer side
+ * never retries, and frees at most TLSF_MULTI_BATCH of `pending` per call. A block on
+ * either list is still allocated as far as the heap knows: it is freed only by its owner.
+ */
+#include "tlsf_multi.h"
+
+#if ATOMIC_POINTER_LOCK_FREE != 2
+#error "tlsf_multi needs lock-free compare-and-swap on pointers (ARMv7-M or later)"
+#endif
+
+int tlsf_multi_init(tlsf_multi_t *multi, tlsf_multi_core_fn current_core, void *user) {
+    unsigned i;
+    if (multi == NULL || current_core == NULL) return 0;
+    multi->current_core = current_core;
+    multi->user = user;
+    atomic_init(&multi->foreign_frees, 0);
+    for (i = 0; i < TLSF_MULTI_MAX_CORES; ++i) {
+        atomic_init(&multi->cores[i].remote, NULL);
+        multi->cores[i].pending = NULL;
+        multi->cores[i].heap = NULL;
+        multi->cores[i].start = 0;
+        multi->cores[i].end = 0;
+    }
+    return 1;
+}
+
+int tlsf_multi_add_core(tlsf_multi_t *multi, unsigned core, void *memory, size_t bytes) {
+    uintptr_t start = (uintptr_t)memory, end;
+    unsigned i;
+    tlsf_t heap;
+    if (multi == NULL || core >= TLSF_MULTI_MAX_CORES || memory == NULL) return 0;
+    if (multi->cores[core].heap != NULL || bytes > UINTPTR_MAX - start) return 0;
+    end = start + bytes;
+    for (i = 0; i < TLSF_MULTI_MAX_CORES; ++i)
+        if (multi->cores[i].heap != NULL && start < multi->cores[i].end &&
+            multi->cores[i].start < end)
+            return 0;
+    heap = tlsf_create_with_pool(memory, bytes);
+    if (heap == NULL) return 0;
+    multi->cores[core].start = start;
+    multi->cores[core].end = end;
+    multi->cores[core].heap = heap;
+    return 1;
+}
+
+int tlsf_multi_owner(const tlsf_multi_t *multi, const void *ptr) {
+    uintptr_t address = (uintptr_t)ptr;
+    unsigned i;
+    for (i = 0; i < TLSF_MULTI_MAX_CORES; ++i)
+        if (address - multi->cores[i].start < multi->cores[i].end - multi->cores[i].start)
+            return (int)i;
+    return -1;
+}
+
+/* The calling core's record, or NULL if the number is out of range or it has no heap. */
+static tlsf_multi_core_t *this_core(tlsf_multi_t *multi) {
+    unsigned core = multi->current_core(multi->user);
+    if (core >= TLSF_MULTI_MAX_CORES || multi->cores[core].heap == NULL) return NULL;
+    return &multi->cores[core];
+}
+
+static size_t take_back(tlsf_multi_core_t *self, size_t limit) {
+    size_t n;
+    if (self->pending == NULL) {
+        if (atomic_load_explicit(&self->remote, memory_order_relaxed) == NULL) return 0;
+        self->pending = atomic_exchange_explicit(&self->remote, NULL, memory_order_acquire);
+    }
+    for (n = 0; n < limit && self->pending != NULL; ++n) {
+        void *block = self->pending;
+        self->pending = *(void **)block;
+        tlsf_free(self->heap, block);
+    }
+    return n;
+}
+
+static void take_back_all(tlsf_multi_core_t *self) {
+    while (take_back(self, SIZE_MAX) != 0) {
+    }
+}
+
+static void *allocate(tlsf_multi_t *multi, size_t align, size_t bytes) {
+    tlsf_multi_core_t *self;
+    void *ptr;
+    if (multi == NULL || (self = this_core(multi)) == NULL) return NULL;
+    take_back(self, TLSF_MULTI_BATCH);
+    ptr = align ? tlsf_memalign(self->heap, align, bytes) : tlsf_malloc(self->heap, bytes);
+    if (ptr == NULL && (self->pending != NULL ||
+                        atomic_load_explicit(&self->remote, memory_order_relaxed) != NULL)) {
+        take_back_all(self); /* out of room: what other cores freed may be enough */
+        ptr = align ? tlsf_memalign(self->heap, align, bytes) : tlsf_malloc(self->heap, bytes);
+    }
+    return ptr;
+}
+
+void *tlsf_multi_malloc(tlsf_multi_t *multi, size_t bytes) {
+    return allocate(multi, 0, bytes);
+}
+
+void *tlsf_multi_memalign(tlsf_multi_t *multi, size_t align, size_t bytes) {
+    return allocate(multi, align, bytes);
+}
+
+void tlsf_multi_free(tlsf_multi_t *multi, void *ptr) {
+    tlsf_multi_core_t *self, *owner;
+    int index;
+    void *head;
+    if (multi == NULL || ptr == NULL) return;
+    self = this_core(multi);
+    index = tlsf_multi_owner(multi, ptr);
+    if (index < 0) { /* not ours: never follow it */
+        atomic_fetch_add_explicit(&multi->foreign_frees, 1, memory_order_relaxed);
+        return;
+    }
+    owner = &multi->cores[index];
+    if (owner == self) {
+        tlsf_free(self->heap, ptr);
+        take_back(self, TLSF_MULTI_BATCH);
+        return;
+    }
+    head = atomic_load_explicit(&owner->remote, memory_order_relaxed);
+    do {
+        *(void **)ptr = head;
+    } while (!atomic_compare_exchange_weak_explicit(&owner->remote, &head, ptr,
+                                                    memory_order_release, memory_order_relaxed));
+}
+
+size_t tlsf_multi_take_back(tlsf_multi_t *multi, size_t limit) {
+    tlsf_multi_core_t *self;
+    if (multi == NULL || (self = this_core(multi)) == NULL) return 0;
+    return take_back(self, limit);
+}

@@ -1,0 +1,320 @@
+/*
+ * SPDX-License-Identifier: MIT
+ *
+ * shim_threads_test.c - the per-thread heaps of the drop-in malloc, scenario by scenario,
+ * with exact expectations (on the prefixed library: tlsfm_malloc, ...):
+ *
+ *   remote     a live thread's blocks freed by another thread wait on its remote list;
+ *              the owner takes back exactly TLSFM_REMOTE_BATCH of them per malloc or free,
+ *              and all of them at the heap check;
+ *   orphan     a thread exits with live blocks (small and large): its heap is orphaned
+ *              with them, frees from another thread go straight into it, and the next new
+ *              thread adopts it (no new heap is made) and frees the rest on its own heap;
+ *   fork       while threads allocate and free each other's blocks, the main thread forks:
+ *              each child allocates, frees a block of a thread that does not exist in the
+ *              child, and finds every heap it may inspect sound;
+ *   misuse     free of a chunk's header, of a pointer no mapping covers, and a double free
+ *              by another thread (found when the owner takes it back) abort with a message
+ *              (each in a child).
+ *
+ * Built twice (test/shim/CMakeLists.txt): plain, and under ThreadSanitizer with its own
+ * copy of the core and the library. Exit status 0 when every check held.
+ */
+#define _GNU_SOURCE 1
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TLSF_MALLOC_PREFIXED 1
+#include "tlsf_malloc.h"
+#include "tlsfm_thread.h" /* TLSFM_REMOTE_BATCH */
+
+static int failures;
+
+/* Whether AddressSanitizer is in the build (it stops one misuse case before the core does). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SHIM_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SHIM_TEST_ASAN 1
+#endif
+#endif
+#ifndef SHIM_TEST_ASAN
+#define SHIM_TEST_ASAN 0
+#endif
+static const int asan_build = SHIM_TEST_ASAN;
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
+            failures++;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+static struct tlsfm_info info(void) {
+    struct tlsfm_info now;
+    tlsfm_get_info(&now);
+    return now;
+}
+
+/* ---- remote ---------------------------------------------------------------------------- */
+
+#define REMOTE_BLOCKS 200
+
+static void *remote_blocks[REMOTE_BLOCKS];
+static pthread_barrier_t remote_barrier;
+static size_t remote_live[4];
+
+static void *remote_owner(void *arg) {
+    size_t i;
+    void *p;
+    (void)arg;
+    for (i = 0; i < REMOTE_BLOCKS; ++i) {
+        remote_blocks[i] = tlsfm_malloc(16 + 8 * (i % 50));
+        memset(remote_blocks[i], (int)i, 16);
+    }
+    pthread_barrier_wait(&remote_barrier); /* 1: blocks made */
+    pthread_barrier_wait(&remote_barrier); /* 2: the main thread freed them all */
+    remote_live[0] = info().live_blocks;
+    p = tlsfm_malloc(100); /* takes back one batch, then allocates */
+    remote_live[1] = info().live_blocks;
+    tlsfm_free(p); /* frees its own block, then takes back one more batch */
+    remote_live[2] = info().live_blocks;
+    CHECK(tlsfm_check() == 0); /* takes back the rest */
+    remote_live[3] = info().live_blocks;
+    return NULL;
+}
+
+static void test_remote(void) {
+    pthread_t owner;
+    size_t i, base = info().live_blocks;
+    pthread_barrier_init(&remote_barrier, NULL, 2);
+    pthread_create(&owner, NULL, remote_owner, NULL);
+    pthread_barrier_wait(&remote_barrier);
+    CHECK(info().live_blocks == base + REMOTE_BLOCKS);
+    for (i = 0; i < REMOTE_BLOCKS; ++i)
+        tlsfm_free(remote_blocks[i]); /* pushed: the owner is alive */
+    pthread_barrier_wait(&remote_barrier);
+    pthread_join(owner, NULL);
+    CHECK(remote_live[0] == base + REMOTE_BLOCKS);
+    CHECK(remote_live[1] == base + REMOTE_BLOCKS - TLSFM_REMOTE_BATCH + 1);
+    CHECK(remote_live[2] == base + REMOTE_BLOCKS - 2 * TLSFM_REMOTE_BATCH);
+    CHECK(remote_live[3] == base);
+    pthread_barrier_destroy(&remote_barrier);
+}
+
+/* ---- orphan ---------------------------------------------------------------------------- */
+
+#define ORPHAN_BLOCKS 300
+
+static void *orphan_blocks[ORPHAN_BLOCKS];
+
+static void *orphan_maker(void *arg) {
+    size_t i;
+    (void)arg;
+    for (i = 0; i < ORPHAN_BLOCKS; ++i) {
+        size_t bytes = i % 100 == 7 ? (size_t)3 << 20 : 24 + 40 * (i % 30);
+        orphan_blocks[i] = tlsfm_malloc(bytes);
+        memset(orphan_blocks[i], 0x5a, 24);
+    }
+    return NULL; /* exits with every block live */
+}
+
+static void *orphan_adopter(void *arg) {
+    size_t i, heaps = *(size_t *)arg;
+    void *p = tlsfm_malloc(64); /* the first call adopts the orphaned heap */
+    struct tlsfm_info now = info();
+    CHECK(now.heaps == heaps);
+    for (i = 1; i < ORPHAN_BLOCKS; i += 2)
+        tlsfm_free(orphan_blocks[i]); /* blocks of its own heap now */
+    tlsfm_free(p);
+    CHECK(tlsfm_check() == 0);
+    return NULL;
+}
+
+static void test_orphan(void) {
+    pthread_t thread;
+    size_t i, base = info().live_blocks, heaps;
+    struct tlsfm_info now;
+    pthread_create(&thread, NULL, orphan_maker, NULL);
+    pthread_join(thread, NULL);
+    now = info();
+    heaps = now.heaps;
+    CHECK(now.orphan_heaps >= 1);
+    CHECK(now.live_blocks == base + ORPHAN_BLOCKS);
+    for (i = 0; i < ORPHAN_BLOCKS; ++i)
+        CHECK(((unsigned char *)orphan_blocks[i])[23] == 0x5a);
+    for (i = 0; i < ORPHAN_BLOCKS; i += 2)
+        tlsfm_free(orphan_blocks[i]); /* straight into the orphaned heap, under the lock */
+    CHECK(info().live_blocks == base + ORPHAN_BLOCKS / 2);
+    CHECK(tlsfm_check() == 0);
+    pthread_create(&thread, NULL, orphan_adopter, &heaps);
+    pthread_join(thread, NULL);
+    now = info();
+    CHECK(now.live_blocks == base);
+    CHECK(now.heaps == heaps); /* adopted, not made */
+}
+
+/* ---- fork ------------------------------------------------------------------------------ */
+
+#define FORK_SLOTS 64
+
+static struct {
+    pthread_mutex_t lock;
+    void *slot[FORK_SLOTS];
+} shared = {PTHREAD_MUTEX_INITIALIZER, {NULL}};
+static atomic_int stop_workers;
+static atomic_int workers_ready; /* workers that have a heap: forks come after all have */
+
+static void *fork_worker(void *arg) {
+    uint32_t rng = (uint32_t)(uintptr_t)arg * 2654435761u + 1;
+    int ready = 0;
+    while (!atomic_load(&stop_workers)) {
+        size_t i;
+        void *mine, *old;
+        rng ^= rng << 13;
+        rng ^= rng >> 17;
+        rng ^= rng << 5;
+        i = rng % FORK_SLOTS;
+        mine = tlsfm_malloc(rng % 3000 + 1);
+        if (!ready) {
+            ready = 1;
+            atomic_fetch_add(&workers_ready, 1);
+        }
+        pthread_mutex_lock(&shared.lock); /* swap with a block another thread may have made */
+        old = shared.slot[i];
+        shared.slot[i] = mine;
+        pthread_mutex_unlock(&shared.lock);
+        tlsfm_free(old);
+    }
+    return NULL;
+}
+
+static int child_checks(void) {
+    void *p = tlsfm_malloc(1000), *q = tlsfm_calloc(3, 5000), *theirs;
+    int ok = p != NULL && q != NULL;
+    /* The lock is free in the child (the workers may have held it for a moment). */
+    pthread_mutex_init(&shared.lock, NULL);
+    theirs = shared.slot[0];
+    shared.slot[0] = NULL;
+    tlsfm_free(theirs); /* a block of a heap whose thread is gone here */
+    tlsfm_free(p);
+    tlsfm_free(q);
+    if (!ok) fprintf(stderr, "fork child: malloc or calloc failed\n");
+    if (tlsfm_check() != 0) {
+        fprintf(stderr, "fork child: heap check failed\n");
+        ok = 0;
+    }
+    if (info().unchecked_heaps < 1) {
+        fprintf(stderr, "fork child: the workers' heaps were inspected\n");
+        ok = 0;
+    }
+    return ok;
+}
+
+static void test_fork(void) {
+    pthread_t workers[3];
+    int i, forks = 0;
+    size_t s;
+    atomic_store(&stop_workers, 0);
+    atomic_store(&workers_ready, 0);
+    for (i = 0; i < 3; ++i)
+        pthread_create(&workers[i], NULL, fork_worker, (void *)(uintptr_t)(i + 1));
+    while (atomic_load(&workers_ready) < 3)
+        usleep(100);
+    for (i = 0; i < 20; ++i) {
+        int status = 0;
+        pid_t pid;
+        usleep(1000);
+        pid = fork();
+        if (pid == 0) _exit(child_checks() ? 0 : 7);
+        if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+            WEXITSTATUS(status) == 0)
+            ++forks;
+    }
+    atomic_store(&stop_workers, 1);
+    for (i = 0; i < 3; ++i)
+        pthread_join(workers[i], NULL);
+    CHECK(forks == 20);
+    for (s = 0; s < FORK_SLOTS; ++s)
+        tlsfm_free(shared.slot[s]);
+    CHECK(tlsfm_check() == 0);
+}
+
+/* ---- foreign --------------------------------------------------------------------------- */
+
+static void *foreign_target;
+
+static void *free_twice(void *ptr) {
+    tlsfm_free(ptr);
+    tlsfm_free(ptr);
+    return NULL;
+}
+
+/* Freed twice by another thread: found when the owner takes the block back. */
+static void remote_double_free(void) {
+    pthread_t thread;
+    void *p = tlsfm_malloc(40);
+    pthread_create(&thread, NULL, free_twice, p);
+    pthread_join(thread, NULL);
+    tlsfm_free(tlsfm_malloc(40));
+}
+
+static void free_stack_pointer(void) {
+    int local;
+    tlsfm_free(&local);
+}
+
+static void free_chunk_header(void) {
+    tlsfm_free((void *)((uintptr_t)foreign_target & ~(uintptr_t)((4u << 20) - 1)));
+}
+
+static void expect_abort(void (*misuse)(void), const char *expected) {
+    int fds[2], status = 0;
+    char output[512];
+    ssize_t got;
+    pid_t pid;
+    if (pipe(fds) != 0) {
+        CHECK(0);
+        return;
+    }
+    pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        misuse();
+        _exit(0);
+    }
+    close(fds[1]);
+    got = read(fds[0], output, sizeof output - 1);
+    output[got > 0 ? got : 0] = '\0';
+    close(fds[0]);
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+    CHECK(strstr(output, expected) != NULL);
+}
+
+static void test_foreign(void) {
+    foreign_target = tlsfm_malloc(200);
+    expect_abort(free_stack_pointer, "not allocated by this heap");
+    expect_abort(free_chunk_header, "not the start of a block");
+    if (!asan_build) /* ASan stops first, at the read of the freed block's link */
+        expect_abort(remote_double_free, "double free");
+    tlsfm_free(foreign_target);
+}
+
+int main(void) {
+    test_remote();
+    test_orphan();
+    test_fork();
+    test_foreign();
+    printf("shim_threads_test: %s\n", failures ? "FAILED" : "all checks held");
+    return failures != 0;
+}
