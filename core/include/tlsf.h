@@ -25,8 +25,10 @@
  *     except that tlsf_malloc, tlsf_free and tlsf_realloc skip that test when the library
  *     is built with TLSF_CHECKS=0 (the fastest configuration), which requires a valid heap.
  *
- * Threads: a heap is not locked internally. Calls on one heap must not overlap; wrap them
- * in the lock of your RTOS or use the C++ layer's locked default heap.
+ * Threads: a heap is not locked internally. Calls on one heap must not overlap: describe
+ * your lock once as a tlsf_lock_t and call the tlsf_locked_* wrappers (tlsf_lock.h; the
+ * FreeRTOS port and the C++ layer use the same type), or use the C++ layer's locked
+ * default heap, or the malloc shim's per-thread heaps (core/malloc).
  *
  * Dependencies: <stddef.h>, <stdint.h>, <stdbool.h>, memcpy and memset. No stdio, no
  * global state: everything lives in the caller's memory. (Hosted builds with the default

@@ -88,6 +88,15 @@ _Static_assert(sizeof(chunk_t) <= CHUNK_HEADER_BYTES, "chunk header too big");
 
 pthread_mutex_t tlsfm_global_mutex = PTHREAD_MUTEX_INITIALIZER;
 
+static void global_mutex_lock(void *mutex) {
+    pthread_mutex_lock((pthread_mutex_t *)mutex);
+}
+static void global_mutex_unlock(void *mutex) {
+    pthread_mutex_unlock((pthread_mutex_t *)mutex);
+}
+const tlsf_lock_t tlsfm_global_lock = {global_mutex_lock, global_mutex_unlock,
+                                       &tlsfm_global_mutex};
+
 static _Thread_local thread_heap_t *my_heap __attribute__((tls_model("initial-exec")));
 
 /* Guarded by the lock. */

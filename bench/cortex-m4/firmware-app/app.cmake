@@ -92,7 +92,7 @@ else()
   endif()
   # The core with the front cache (TLSF_CACHE, TLSF_CACHE_BYTES): only when asked for,
   # since the core gains those settings in a later change.
-  option(TLSF_M4_APP_CACHE "Build the chess-tlsf-cache image (core with TLSF_CACHE=1)" OFF)
+  option(TLSF_M4_APP_CACHE "Build the chess-tlsf-cache image (core with TLSF_CACHE=1)" ON)
   set(TLSF_M4_APP_CACHE_BYTES 1024 CACHE STRING "TLSF_CACHE_BYTES of chess-tlsf-cache")
   set(_app_cache -DTLSF_CACHE=1 -DTLSF_CACHE_BYTES=${TLSF_M4_APP_CACHE_BYTES})
   set(_app_core_cache ${_app_out}/tlsf_core_cache.o)
