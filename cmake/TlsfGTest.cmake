@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Provides GTest::gtest and GTest::gtest_main: Debian's prebuilt library, or GoogleTest built
 # from Debian's sources (/usr/src/googletest) when the prebuilt one cannot serve the build
 # (-m32, sanitizers, a cross compiler).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tlsf_warnings(<target> [INTERFACE]): the project's warning set, errors unless TLSF_WERROR=OFF.
 function(tlsf_warnings target)
   set(scope PRIVATE)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Toolchain file: 32-bit x86 Linux (i386) with the host's GCC or Clang and gcc-multilib.
 #
 #   cmake -S . -B build-m32 -DCMAKE_TOOLCHAIN_FILE=cmake/i386-linux.cmake -DTLSF_GTEST_FROM_SOURCE=ON

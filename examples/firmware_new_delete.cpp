@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Firmware style: a static heap region, the global operator new and delete replaced, no
 // operating system anywhere.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A std::map whose nodes come from a TLSF heap.
 //
 // tlsf::allocator<T> is a standard allocator. Default-constructed it uses the process

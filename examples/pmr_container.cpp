@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // std::pmr containers on a TLSF heap.
 //
 // tlsf::memory_resource makes a heap a std::pmr::memory_resource. A pmr container keeps

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Build the host benchmarks in Release and run all of them (about 5 minutes on 2 cores).
 #
 #   scripts/bench.sh [--quick] [--no-deps]

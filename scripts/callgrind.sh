@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Instructions per malloc and per free under workload 2, counted by valgrind's callgrind.
 #
 #   scripts/callgrind.sh [BUILD_DIR] [RESULTS_DIR]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Instructions per malloc and per free of workload 2 (bench/host/callgrind_workload.cpp:
 # random sizes 8..1024 over 1,000 live slots, 100,000 replacements) for each checks level,
 # with and without the front cache, counted by callgrind as scripts/callgrind.sh counts

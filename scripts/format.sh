@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Format every C and C++ source the repository tracks with clang-format (.clang-format).
 #
 #   scripts/format.sh          rewrite the files in place

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # fuzz.sh - build the libFuzzer target fuzz_heap (test/fuzz) with clang and run it for a
 # bounded time: the command CI runs.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Install the Debian 12 packages the build, tests and benchmarks use (as root). Packages
 # already present are not fetched again, so a second run costs nothing.
 #   scripts/install-deps.sh            everything

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # plot_bench.gp - pictures of the host benchmark results (gnuplot 5.4, no X needed).
 #
 #   gnuplot -e "results='build/bench/results'" scripts/plot_bench.gp

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run-under-shim.sh - run a command twice, without and with libtlsf_malloc.so preloaded,
 # and check that the TLSF malloc served it and changed nothing:
 #   - both runs end with the same exit status, and print the same stdout (or the same

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Build and run every test configuration: the command CI runs (.ci/run).
 #
 #   scripts/test-all.sh            all configurations

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // perft command-line driver for the allocator benchmark.
 //
 //   perft [--fen FEN] [--depth N] [--alloc NAME] [--tt N] [--tt-mode MODE] [--divide]

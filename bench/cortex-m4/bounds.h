@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bounds.h - the documented worst cases of the TLSF core on a Cortex-M4, in the one place
  * the check reads them from.

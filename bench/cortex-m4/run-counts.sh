@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run-counts.sh - build the Cortex-M4 images and the harness, then count.
 #
 #   bench/cortex-m4/run-counts.sh [harness options]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // bench_c_api.cpp - workloads 1 and 2 through each allocator's C entry points.
 //
 //   fixed_pair/<size>/<allocator>  one malloc and one free of `size` bytes per iteration

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // bench_chess.cpp - workload 4: the chess perft engine (bench/chess) on each allocator.
 //
 //   chess_perft/<allocator>   perft of the start position to depth 4 (197,281 nodes).

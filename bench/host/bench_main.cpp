@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // bench_main.cpp - the Google Benchmark runner: every allocator in one process.
 //
 // The machine is shared and noisy, so comparisons are only meaningful side by side:

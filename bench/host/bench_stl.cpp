@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // bench_stl.cpp - workload 3: standard containers on each allocator.
 //
 //   stl_map/<allocator>            std::map<int,int>: insert 100k random keys, erase them

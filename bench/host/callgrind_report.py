@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Instructions per malloc and per free, from callgrind output files.
 
     callgrind_report.py OUT_CSV NAME=FILE [NAME=FILE ...]

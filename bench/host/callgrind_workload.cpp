@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // callgrind_workload.cpp - workload 2 for one allocator, to be counted by callgrind.
 //
 //   tlsf_callgrind_workload <libc|tlsf|jemalloc|mimalloc|tcmalloc> [ops]

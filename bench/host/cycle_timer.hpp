@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // cycle_timer.hpp - the finest clock the CPU offers, for timing single calls.
 //
 // On x86 this is the time-stamp counter, fenced so that the call being timed cannot

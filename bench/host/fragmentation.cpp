@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fragmentation.cpp - workload 7: how full a fixed heap gets before a request fails.
 //
 // Random sizes of 8..1024 bytes (workload 2's distribution) go into a fixed 1 MiB TLSF

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // latency.cpp - workload 6: how long each single malloc and free of workload 2 takes.
 //
 // Every call is timed on its own with the cycle counter. Interrupts, page faults and a

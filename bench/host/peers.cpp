@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // peers.cpp - dlopen()s jemalloc, mimalloc and tcmalloc side by side with glibc.
 #include "peers.hpp"
 

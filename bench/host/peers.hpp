@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // peers.hpp - the other general-purpose allocators, called without replacing malloc.
 //
 // jemalloc, mimalloc and tcmalloc all export plain malloc/free from their shared

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // random_workload.hpp - workload 2: random sizes over a fixed-size live set.
 //
 // The live set has `slots` blocks. Each operation frees the block in a random slot and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // raw_heaps.hpp - one small interface over every allocator's malloc/free entry points.
 //
 // A raw heap has name(), allocate(bytes) and deallocate(ptr). The workloads are templates

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // rng.hpp - a small fixed-seed random generator (splitmix64).
 //
 // Every allocator must see exactly the same request sequence, on every machine and with

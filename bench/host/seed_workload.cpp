@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // seed_workload.cpp - workload 5: the embedded seed's allocation pattern.
 //
 // The seed allocates, for each of 100 fixed values x (the list is repeated 6 times), a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // stl_allocators.hpp - the standard allocators the STL and chess suites compare.
 //
 //   std::allocator            operator new -> glibc malloc: the baseline

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // suites.hpp - the Google Benchmark suites; each registers its benchmarks at run time,
 // one per allocator that is present, named "<workload>/<allocator>".
 #ifndef TLSF_BENCH_SUITES_HPP

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Summarise a Google Benchmark JSON file of tlsf_bench as ratios to libc.
 
     summarize.py BENCH_JSON OUT_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # whole_programs.sh - whole programs on glibc's malloc and on the drop-in TLSF malloc
 # (libtlsf_malloc.so through LD_PRELOAD, inherited by child processes), timed side by side.
 #

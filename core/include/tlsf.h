@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tlsf.h - a constant-time memory allocator: Two-Level Segregated Fit.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tlsf_config.h - every compile-time choice of the TLSF heap, in one place.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tlsf_core_objects(<name>): the sources of the core library (target `tlsf`) compiled once
 # more, as the OBJECT library <name>, with exactly the core's configuration: its include
 # directories, compile definitions (TLSF_CHECKS, TLSF_STATS, ... as the cache or the build

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tlsf_malloc.h - the drop-in malloc of this project (libtlsf_malloc.so): what it adds to
  * the C library's interface.

@@ -94,8 +94,7 @@ static void global_mutex_lock(void *mutex) {
 static void global_mutex_unlock(void *mutex) {
     pthread_mutex_unlock((pthread_mutex_t *)mutex);
 }
-const tlsf_lock_t tlsfm_global_lock = {global_mutex_lock, global_mutex_unlock,
-                                       &tlsfm_global_mutex};
+const tlsf_lock_t tlsfm_global_lock = {global_mutex_lock, global_mutex_unlock, &tlsfm_global_mutex};
 
 static _Thread_local thread_heap_t *my_heap __attribute__((tls_model("initial-exec")));
 

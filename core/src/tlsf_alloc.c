@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tlsf_alloc.c - the real-time paths: malloc, memalign, realloc and free.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tlsf_bits.h - bit scans: the index of the highest and lowest set bit.
  *

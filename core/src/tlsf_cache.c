@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tlsf_cache.c - the front cache's slow operations: draining it into the lists, its
  * public controls, and its consistency check. The fast push and pop are inline in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tlsf_cache.h - the bounded front cache (TLSF_CACHE): a LIFO stack of freed blocks for
  * each exact size class, in front of the segregated lists.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tlsf_checks.h - the misuse checks, one question each: "is this the start of a live block
  * of this heap, whose neighbours are intact?" All O(1): a few loads of the headers that

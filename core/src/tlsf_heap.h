@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tlsf_heap.h - the control structure: size classes, bitmaps and segregated free lists.
  *

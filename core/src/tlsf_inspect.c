@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tlsf_inspect.c - what a heap can tell about itself: constants, statistics, the largest
  * allocatable request, consistency checks and error reporting.

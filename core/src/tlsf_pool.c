@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tlsf_pool.c - creating heaps, adding and removing pools, walking a pool's blocks.
  *

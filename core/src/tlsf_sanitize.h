@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tlsf_sanitize.h - cooperation with AddressSanitizer and valgrind, and the fill patterns.
  *

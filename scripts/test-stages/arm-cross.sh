@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Stage: the core and the C++ layer cross-compile for Cortex-M4 (Thumb-2), warning-free,
 # at -Os and -O2, soft and hard float. Usage: arm-cross.sh <build-dir>
 set -euo pipefail

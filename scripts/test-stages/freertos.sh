@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Stage: the FreeRTOS heap port (ports/freertos). First its host tests against a recording
 # fake kernel (test/freertos/host: locking, hooks, trace calls, misuse, regions, stats);
 # then a real FreeRTOS firmware under qemu-system-arm -M mps2-an386 (Cortex-M4F):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests of every public function of tlsf.h and every documented bad-input case.
 #include "tlsf_test_support.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Boundaries: pool sizes around the minimum and the maximum, requests at every first- and
 // second-level size-class boundary, the largest block. Every constant comes from the API or
 // tlsf_config.h, so the same tests hold for 32-bit, 64-bit and small configurations.

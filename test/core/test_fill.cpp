@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fill patterns (TLSF_FILL, tlsf_config.h): fresh blocks hold TLSF_FILL_ALLOC_BYTE, freed
 // ones TLSF_FILL_FREE_BYTE except the words the heap keeps in a free block, calloc still
 // returns zeros. Without TLSF_FILL the heap writes nothing into the user's bytes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Randomized stress against a shadow model: >= 1,000,000 operations over several fixed seeds
 // (TLSF_STRESS_SCALE scales them), mixing every allocation function, several pools added and
 // removed on the way, and cycles that drive the heap to exhaustion and back.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tlsf_walk_pool: the blocks it visits match the live set, in address order.
 #include "tlsf_test_support.h"
 

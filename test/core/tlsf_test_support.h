@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Shared helpers for the core test suite: owned memory regions with guard bytes, a heap with
 // an error log and its pools, content patterns, and a model of the size classes derived from
 // the public API and tlsf_config.h (never from hard-coded 64-bit values).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tlsf::allocator<T> as a standard Allocator, and tlsf::memory_resource.
 #include <tlsf/allocator.hpp>
 #include <tlsf/containers.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A default heap configured as on a microcontroller: its memory is a region bounded by
 // two linker symbols (TLSF_DEFAULT_HEAP_START/END; the end is defined with --defsym in
 // CMakeLists.txt, as a linker script would) and its lock is the program's own

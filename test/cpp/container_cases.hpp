@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The containers the typed tests run, each as a "case": the container for a given
 // allocator, its tlsf alias, and the same workload for all of them (fill with keys
 // 0..n-1, erase the even ones, read back the keys in order).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every standard container through tlsf::allocator (the tlsf:: aliases), through
 // tlsf::memory_resource (std::pmr containers) and on the default heap: contents are
 // right, and when the containers die the heap has no live block and no used byte left.

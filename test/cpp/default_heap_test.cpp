@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The process default heap in its hosted configuration (no memory configured: it grows
 // from the OS, locked with std::mutex), and its thread safety.
 #include <tlsf/allocator.hpp>

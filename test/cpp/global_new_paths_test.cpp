@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The paths of <tlsf/global_new.hpp> that the configuration selects, beyond what
 // global_new_test.cpp (a fixed heap, 16-byte new alignment) reaches. Built twice (see
 // CMakeLists.txt):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The global operator new and delete replaced by <tlsf/global_new.hpp>, over a default
 // heap that is a fixed 4 MiB static array (TLSF_DEFAULT_HEAP_SIZE, set for this executable
 // in CMakeLists.txt) and never grows, so that exhaustion is deterministic.

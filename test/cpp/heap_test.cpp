@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tlsf::heap and tlsf::static_heap: construction, the C API wrappers, pools, locks, growth
 // and error handling.
 #include <tlsf/heap.hpp>

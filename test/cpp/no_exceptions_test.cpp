@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C++ layer compiled with -fno-exceptions -fno-rtti, with the global operator new
 // replaced, over a fixed 1 MiB default heap without a lock (the firmware configuration).
 // Where the standard would throw, the failure handler runs instead; this program's handler

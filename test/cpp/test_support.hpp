@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers shared by the C++ layer's tests.
 //
 // The tests run in every configuration of scripts/test-all.sh. Where a check needs the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_heap.c - the libFuzzer entry point: each input is a sequence of heap operations run
  * by the interpreter of fuzz_ops.c, which aborts (and so makes libFuzzer save the input)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_ops.c - the heap-operation interpreter and its model (see fuzz_ops.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_ops.h - an interpreter that reads bytes as a sequence of heap operations, runs them
  * on a fresh TLSF heap and checks every result against a model of what tlsf.h promises.

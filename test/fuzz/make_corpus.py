@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Write the seed corpus of the heap fuzzer (test/fuzz/corpus/).
 
 Each seed is a small program in the interpreter's input format (fuzz_ops.h): a setup byte,

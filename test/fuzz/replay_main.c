@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * replay_main.c - the fuzz interpreter as a plain regression test: replays the files of
  * the committed corpus (and any crash files given), then a number of pseudo-random inputs

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # test/m4/firmware_app.cmake - the whole-program Cortex-M4 images of
 # bench/cortex-m4/firmware-app, run by tlsf_m4_app (included from firmware-app/app.cmake).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * memcheck_demo.c - small programs on a TLSF heap built with TLSF_MEMCHECK=1, run under
  * valgrind by run-memcheck.sh, which checks what memcheck says about each:

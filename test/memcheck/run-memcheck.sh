@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run-memcheck.sh VALGRIND PROGRAM MODE: run `PROGRAM MODE` (memcheck_demo.c) under valgrind
 # memcheck and check what it reports: exactly the one expected error for leak, uaf and
 # uninit (so the heap's own accesses caused none), no error and no leak for clean.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * shim_api_test.c - the malloc family of libtlsf_malloc.so against glibc's semantics.
  *

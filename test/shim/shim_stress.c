@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * shim_stress.c - several threads allocate, fill, check and free blocks of the TLSF malloc,
  * and hand blocks to each other through a shared queue, so that blocks are freed and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // heap_threads_stress.cpp - threads share a tlsf::heap: they allocate, fill, check, resize
 // and free blocks, and hand blocks to each other, so that most blocks are freed by a thread
 // other than the one that allocated them and read by a thread that did not write them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Engine-only translation unit for the bare-metal build check:
 //
 //   arm-none-eabi-g++ -std=c++17 -mcpu=cortex-m4 -mthumb -Os -fno-exceptions

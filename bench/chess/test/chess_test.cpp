@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tests for the allocator-parameterised chess engine.
 //
 // Perft depth: builds with CHESS_FULL_DEPTH=1 (Release) check every reference

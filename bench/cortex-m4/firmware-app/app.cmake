@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # firmware-app/app.cmake - whole-program Cortex-M4 images (included at the end of
 # bench/cortex-m4/CMakeLists.txt, after the harness's prerequisites were found):
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // app_chess.cpp - perft from the start position on a Cortex-M4, every allocation through
 // std::allocator: operator new, then whatever heap the image links (newlib-nano, full
 // newlib, TLSF with tlsf_newlib.cpp, or FreeRTOS's heap_4 with freertos_new.cpp). The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // app_demo.cpp - C library and C++ on one TLSF heap: printf, strdup, std::map, a thrown
 // and caught exception, calloc/realloc/memalign. Each step reads the default heap's
 // statistics before and after and records the deltas in app_report, which the host

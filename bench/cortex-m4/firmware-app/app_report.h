@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * app_report.h - what the application images tell the host (host/m4app.c).
  *

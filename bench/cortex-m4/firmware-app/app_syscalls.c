@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * app_syscalls.c - the newlib system calls of the application images, no semihosting.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tlsf_newlib.cpp - one heap for C and C++ on a bare-metal newlib target: TLSF.
 //
 // Drop this file into a firmware build (see README.md, "Retargeting newlib to TLSF"):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_api.h - the table through which the host harness drives a firmware image.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_asm.S - the host's landing points and the calibration functions.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * image_newlib.c - the newlib benchmark image: malloc, free, realloc and memalign of the
  * C library it is linked with (full newlib, or newlib-nano with --specs=nano.specs).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * image_size.c - code-size probes. Never run: the host reads their symbol tables.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * image_tlsf.c - the TLSF benchmark image: the core's entry points for the host to call.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * startup.c - minimal bare-metal startup for the Cortex-M4 benchmark images (no OS).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * syscalls.c - the one newlib system call the benchmark images may need: _sbrk.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * counts.c - tlsf_m4_counts: instructions per call of TLSF and newlib's allocators on a
  * Cortex-M4, and the TLSF core's code size.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * elf32.c - see elf32.h. Every offset and count read from the file is checked against
  * the file's length before use, so a truncated or foreign file is an error, not a crash.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * elf32.h - a minimal reader for the 32-bit little-endian ARM ELF executables the
  * firmware build produces: loadable segments, sections by name and the symbol table.

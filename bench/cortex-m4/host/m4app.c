@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * m4app.c - run whole application images (bench/cortex-m4/firmware-app) in Unicorn.
  *

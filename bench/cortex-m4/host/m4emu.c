@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * m4emu.c - see m4emu.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * m4emu.h - run functions of a Cortex-M4 firmware image in Unicorn and count the
  * instructions each call executes.

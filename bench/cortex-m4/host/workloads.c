@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * workloads.c - see workloads.h.
  *

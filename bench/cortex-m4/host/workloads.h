@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * workloads.h - the operation sequences the harness runs on every allocator.
  *

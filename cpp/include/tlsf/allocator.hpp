@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tlsf/allocator.hpp - tlsf::allocator<T>: a standard Allocator over a tlsf::heap.
 //
 // An allocator is the address of a heap. Default-constructed it names the process default

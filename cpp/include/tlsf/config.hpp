@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tlsf/config.hpp - the compile-time switches of the C++ layer, in one place.
 //
 // Like the core's settings (tlsf_config.h), each switch can be given on the compiler

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tlsf/containers.hpp - the standard containers with tlsf::allocator.
 //
 // Each alias is the std container with tlsf::allocator of its value type, so it allocates

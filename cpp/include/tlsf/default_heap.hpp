@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tlsf/default_heap.hpp - the process default heap: tlsf::default_heap().
 //
 // The heap that a default-constructed tlsf::allocator, a default tlsf::memory_resource and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tlsf/failure.hpp - what happens when an operation that cannot return null fails.
 //
 // The heap itself never throws: tlsf::heap::malloc returns nullptr when it runs out. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tlsf/global_new.hpp - replaces the global operator new and delete with the default heap.
 //
 // Include this header in exactly one translation unit of a program (main.cpp, say). It

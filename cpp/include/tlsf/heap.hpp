@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tlsf/heap.hpp - a TLSF heap as a C++ object: tlsf::heap and tlsf::static_heap<Bytes>.
 //
 // A tlsf::heap owns a TLSF control structure and pools placed in memory the program

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tlsf/lock.hpp - how a heap is made safe to share between threads.
 //
 // A TLSF heap is not locked internally (see tlsf.h). A tlsf::heap can be given a lock: two

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tlsf/memory_resource.hpp - tlsf::memory_resource: a std::pmr::memory_resource over a heap.
 //
 // For std::pmr containers. Their allocator (std::pmr::polymorphic_allocator) never

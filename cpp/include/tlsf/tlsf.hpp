@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tlsf/tlsf.hpp - the C++ layer of the TLSF heap, header-only.
 //
 //   tlsf::heap, tlsf::static_heap<Bytes>   a heap over the program's memory   <tlsf/heap.hpp>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A CMake workload for the shim tests: cmake --version, a string/list/JSON-heavy cmake -P
 # script, then configuring and building a small C project (so the compiler, assembler,
 # linker and make run under the shim too) and running the result.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # sort, gzip, bzip2, xz and tar on generated data, for the shim tests. Deterministic output.
 set -euo pipefail
 export LC_ALL=C

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A git workload for the shim tests: a repository built from scratch with fixed identities
 # and dates, so every hash and every line of output is the same on every run.
 set -euo pipefail

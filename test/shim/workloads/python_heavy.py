@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A malloc-heavy Python workload for the shim tests; prints only deterministic results.
 
 Run it with PYTHONMALLOC=malloc so that every object, small ones included, comes from

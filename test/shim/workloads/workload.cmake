@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A string-, list- and JSON-heavy cmake -P script for the shim tests. Prints only
 # deterministic results (message(STATUS) goes to stdout).
 set(items "")

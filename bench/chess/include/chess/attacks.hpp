@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // "Is this square attacked?" on a plain 8x8 board array.
 //
 // The function works on a raw board rather than on a position so that it can

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Umbrella header for the allocator-parameterised chess engine.
 //
 //   chess::basic_engine<Alloc>   perft search (std::list moves, std::map TT)

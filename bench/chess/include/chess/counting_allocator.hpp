@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stateful malloc-based allocator that records every call in a shared
 // AllocationStats object. Used by the tests (to prove that all engine memory
 // goes through the supplied allocator and is returned) and by the perft CLI

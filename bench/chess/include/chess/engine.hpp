@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Perft search over basic_position, with a transposition table in one of two modes.
 //
 // Allocation profile (what makes this useful as an allocator benchmark):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // FEN parsing into a plain data record, plus the sanity checks that let the
 // rest of the engine trust its input (exactly one king each, no capturable
 // king, castling rights and en passant square consistent with the board).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stateless allocator that goes straight to the C library's malloc/free
 // (the "libc" baseline of the benchmark, bypassing operator new).
 #ifndef CHESS_MALLOC_ALLOCATOR_HPP

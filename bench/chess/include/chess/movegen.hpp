@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Legal move generation.
 //
 // Moves are generated fully legal (not "pseudo-legal then filter"), which lets

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Text form of squares and moves (UCI long algebraic, e.g. "e2e4", "e7e8q").
 #ifndef CHESS_NOTATION_HPP
 #define CHESS_NOTATION_HPP

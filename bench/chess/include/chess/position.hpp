@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Board state with incremental make/unmake.
 //
 // The position keeps two views of the same pieces, as the emChess design

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // chess/reference.hpp - positions with published perft counts, to check the engine.
 //
 // The FENs are the standard perft test positions (chessprogramming.org "Perft Results");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Precomputed board geometry, built at compile time so that it lives in
 // read-only memory (flash on a microcontroller) and needs no run-time
 // initialisation or thread-safe static guards.

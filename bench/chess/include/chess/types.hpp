@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Basic vocabulary of the chess engine: colours, piece codes, squares and moves.
 //
 // Everything here is a trivially copyable value type so that it can live in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Zobrist hashing keys, generated at compile time with a tiny xorshift
 // generator (no <random>, no run-time initialisation, identical on every
 // platform so that hashes are reproducible).
