@@ -19,6 +19,8 @@
 #                          malloc: time, peak RSS, instructions (bench/host/threads_bench.sh)
 #   *.png                  pictures (scripts/plot_bench.gp), if gnuplot is installed
 #   machine.txt            the machine, compiler and library versions
+#   headline.txt           each target, its figure and whether it is met (printed last,
+#                          bench/host/headline.py)
 # Every comparison runs side by side in one process (the machine this was written on is
 # shared and noisy) and is reported relative to glibc. jemalloc, mimalloc and tcmalloc
 # are optional: whichever is missing is skipped with a note.
@@ -161,4 +163,5 @@ fi
 
 section "machine"
 cat "$results/machine.txt"
-echo "results in $results ($((SECONDS - start)) s)"
+echo "results in $results ($((SECONDS - start)) s); the long tables are in its *.txt files"
+python3 "$root/bench/host/headline.py" "$results"

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The last screen of scripts/bench.sh: each target of the project's issues, the figure
+this run measured for it, and whether it is met.
+
+    headline.py RESULTS_DIR
+
+Reads the CSV files the other steps wrote into RESULTS_DIR (summary.csv, callgrind.csv,
+perft_modes.csv, whole_programs.csv, threads_bench.csv); a file or row that is missing
+shows as "n/a". Writes the same table to RESULTS_DIR/headline.txt. Time ratios are to
+glibc from one run side by side (below 1: faster than glibc); instruction counts are
+deterministic.
+"""
+import csv
+import os
+import sys
+
+
+def rows(results, name):
+    path = os.path.join(results, name)
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def number(value):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    results = sys.argv[1]
+    summary = rows(results, "summary.csv")
+    callgrind = rows(results, "callgrind.csv")
+    perft = rows(results, "perft_modes.csv")
+    programs = rows(results, "whole_programs.csv")
+    threads = rows(results, "threads_bench.csv")
+
+    def ratio(workload, allocator):
+        for r in summary:
+            if r.get("workload") == workload and r.get("allocator") == allocator:
+                return number(r.get("ratio"))
+        return None
+
+    def pair(allocator):
+        for r in callgrind:
+            if r.get("allocator") == allocator:
+                return number(r.get("ir_per_pair"))
+        return None
+
+    def perft_ratio(mode, allocator):
+        for r in perft:
+            if r.get("mode") == mode and r.get("allocator") == allocator:
+                return number(r.get("ratio_to_glibc"))
+        return None
+
+    def worst(values):
+        values = [v for v in values if v is not None]
+        return max(values) if values else None
+
+    def thread_field(workload_prefix, field):
+        for r in threads:
+            if r.get("workload", "").startswith(workload_prefix):
+                return number(r.get(field))
+        return None
+
+    # (what, figure, limit, unit): met when figure <= limit.
+    targets = [
+        ("perft(4), tlsf::allocator / glibc (Google Benchmark)",
+         ratio("chess_perft", "tlsf::allocator"), 0.9, "x"),
+        ("perft, tlsf::allocator / glibc (perft program, bounded table)",
+         perft_ratio("bounded", "tlsf"), 0.9, "x"),
+        ("perft, locked default heap / glibc (perft program, bounded table)",
+         perft_ratio("bounded", "tlsf-default"), 1.0, "x"),
+        ("perft, tlsf::allocator / glibc (perft program, table of everything)",
+         perft_ratio("everything", "tlsf"), 1.0, "x"),
+        ("workload 2 (random sizes), TLSF / libc", ratio("random_live", "tlsf"), 1.0, "x"),
+        ("workload 2, instructions per malloc+free (default configuration)", pair("tlsf"),
+         100, "Ir"),
+        ("workload 2, instructions per malloc+free (lean configuration)", pair("tlsf-lean"),
+         100, "Ir"),
+        ("std::map / std::list rows, TLSF / std::allocator (worst)",
+         worst([ratio("stl_map", "tlsf::allocator"), ratio("stl_list", "tlsf::allocator")]),
+         0.8, "x"),
+        ("whole programs on the drop-in malloc / glibc (worst)",
+         worst([number(r.get("ratio")) for r in programs]), 1.0, "x"),
+        ("threads, larson-like: drop-in malloc / glibc time", thread_field("larson", "time_ratio"),
+         1.2, "x"),
+        ("threads, alloc-test-like: drop-in malloc / glibc time",
+         thread_field("alloc-test", "time_ratio"), 1.2, "x"),
+        ("threads, peak RSS / glibc (worst of the two)",
+         worst([thread_field("larson", "rss_ratio"), thread_field("alloc-test", "rss_ratio")]),
+         1.0, "x"),
+    ]
+    lines = ["", "==== headline: the targets, this run's figure, met or not", ""]
+    width = max(len(t[0]) for t in targets)
+    met = 0
+    for what, figure, limit, unit in targets:
+        if figure is None:
+            verdict, shown = "n/a", "n/a"
+        else:
+            ok = figure <= limit
+            met += ok
+            verdict = "met" if ok else "NOT met"
+            shown = f"{figure:.2f}" if unit == "x" else f"{figure:.1f}"
+        bound = f"<= {limit:g}" + ("" if unit == "x" else " Ir")
+        lines.append(f"{what:<{width}}  {shown:>7}  {bound:>9}  {verdict}")
+    lines.append("")
+    lines.append(f"{met} of {len(targets)} targets met in this run. Ratios are to glibc from one "
+                 "run on this machine; the")
+    lines.append("rows of small, fast calls (fixed pairs, workload 2, std::vector) move most "
+                 "between CPUs and runs.")
+    text = "\n".join(lines)
+    print(text)
+    with open(os.path.join(results, "headline.txt"), "w", encoding="utf-8") as f:
+        f.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
