@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Every source file of the project says its license (MIT, LICENSE) in an SPDX line near
 # its top.
 #   scripts/spdx.sh           add the line where it is missing

@@ -91,19 +91,24 @@ else()
       DEPENDS ${TLSF_M4_FREERTOS_SOURCES} ${_fw}/freertos/FreeRTOSConfig.h
       COMMENT "Cortex-M4 application FreeRTOS heap_4" VERBATIM)
   endif()
-  # The core with the front cache (TLSF_CACHE, TLSF_CACHE_BYTES): only when asked for,
-  # since the core gains those settings in a later change.
+  # The core with the front cache (TLSF_CACHE, TLSF_CACHE_BYTES), default and lean.
   option(TLSF_M4_APP_CACHE "Build the chess-tlsf-cache image (core with TLSF_CACHE=1)" ON)
   set(TLSF_M4_APP_CACHE_BYTES 1024 CACHE STRING "TLSF_CACHE_BYTES of chess-tlsf-cache")
   set(_app_cache -DTLSF_CACHE=1 -DTLSF_CACHE_BYTES=${TLSF_M4_APP_CACHE_BYTES})
   set(_app_core_cache ${_app_out}/tlsf_core_cache.o)
+  set(_app_core_leancache ${_app_out}/tlsf_core_leancache.o)
   if(TLSF_M4_APP_CACHE)
-    add_custom_command(OUTPUT ${_app_core_cache}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${_app_out}
-      COMMAND ${TLSF_M4_CC} ${_app_arch} ${_app_cache} -std=c99 -ffreestanding -Wconversion -r
-              -nostdlib ${_core_sources} -o ${_app_core_cache}
-      DEPENDS ${_core_sources} ${_core_headers}
-      COMMENT "Cortex-M4 application TLSF core with the front cache" VERBATIM)
+    foreach(variant "${_app_core_cache}|${_app_cache}"
+                    "${_app_core_leancache}|${_app_cache};${_app_lean}")
+      string(REPLACE "|" ";" variant "${variant}")
+      list(POP_FRONT variant obj)
+      add_custom_command(OUTPUT ${obj}
+        COMMAND ${CMAKE_COMMAND} -E make_directory ${_app_out}
+        COMMAND ${TLSF_M4_CC} ${_app_arch} ${variant} -std=c99 -ffreestanding -Wconversion -r
+                -nostdlib ${_core_sources} -o ${obj}
+        DEPENDS ${_core_sources} ${_core_headers}
+        COMMENT "Cortex-M4 application TLSF core with the front cache ${variant}" VERBATIM)
+    endforeach()
   endif()
 
   set(_app_elves "")
@@ -150,7 +155,11 @@ else()
     tlsf_m4_app_image(chess-tlsf-cache SOURCES ${_app}/app_chess.cpp ${_app}/tlsf_newlib.cpp
       OBJECTS ${_app_out}/platform-sbrk0.o ${_app_core_cache}
       FLAGS ${_chess} ${_app_heap} ${_app_cache} -DAPP_TLSF --specs=nano.specs)
-    list(APPEND TLSF_M4_APP_PERFT tlsf-cache=${_app_out}/chess-tlsf-cache.elf)
+    tlsf_m4_app_image(chess-tlsf-leancache SOURCES ${_app}/app_chess.cpp
+      ${_app}/tlsf_newlib.cpp OBJECTS ${_app_out}/platform-sbrk0.o ${_app_core_leancache}
+      FLAGS ${_chess} ${_app_heap} ${_app_cache} ${_app_lean} -DAPP_TLSF --specs=nano.specs)
+    list(APPEND TLSF_M4_APP_PERFT tlsf-cache=${_app_out}/chess-tlsf-cache.elf
+         tlsf-leancache=${_app_out}/chess-tlsf-leancache.elf)
   endif()
   # Heap age: the same heaps, one run each.
   tlsf_m4_app_image(age-newlib-nano SOURCES ${_app}/app_age.cpp OBJECTS ${_serve}
