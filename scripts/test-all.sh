@@ -27,7 +27,7 @@ quick="-DTLSF_SHIM_PROGRAM_TESTS=OFF -DTLSF_VALGRIND_TESTS=OFF"
 # choices of a small target: no bit-scan builtins, few lists, and the list updates with
 # branches (the Cortex-M default of TLSF_BRANCHLESS_LISTS).
 # The C++ layer's test programs (label cpp), for the configurations that build only them:
-cpp_suites="tlsf_cpp_test tlsf_cpp_global_new_test tlsf_cpp_global_new_grow_test tlsf_cpp_global_new_overaligned_test tlsf_cpp_no_exceptions_test tlsf_cpp_config_test tlsf_cpp_config_global_new_test heap_threads_stress"
+cpp_suites="tlsf_cpp_test tlsf_cpp_misuse_test tlsf_cpp_global_new_test tlsf_cpp_global_new_grow_test tlsf_cpp_global_new_overaligned_test tlsf_cpp_no_exceptions_test tlsf_cpp_config_test tlsf_cpp_config_global_new_test heap_threads_stress"
 configs=(
   "gcc|-DCMAKE_BUILD_TYPE=Release -DTLSF_BUILD_M4=ON||"
   "clang-cxx20|-DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_STANDARD=20 $quick||"

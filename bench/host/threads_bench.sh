@@ -75,7 +75,7 @@ for entry in "${workloads[@]}"; do
   fi
   printf '%-44s %9.3f %9.3f %6s %10d %10d %6s %13s %13s %6s\n' "$name" "$g" "$t" "$(ratio "$g" "$t")" \
     "$glibc_rss" "$tlsf_rss" "$(ratio "$glibc_rss" "$tlsf_rss")" "$gi" "$ti" "$ri"
-  echo "$name,$g,$t,$(ratio "$g" "$t"),$glibc_rss,$tlsf_rss,$(ratio "$glibc_rss" "$tlsf_rss"),$gi,$ti,$ri" >>"$csv"
+  echo "\"$name\",$g,$t,$(ratio "$g" "$t"),$glibc_rss,$tlsf_rss,$(ratio "$glibc_rss" "$tlsf_rss"),$gi,$ti,$ri" >>"$csv"
 done
 bad=$(grep -vc ' check=0$' "$report" || true)
 if ((bad != 0)); then
