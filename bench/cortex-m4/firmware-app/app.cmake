@@ -61,13 +61,24 @@ else()
       COMMENT "Cortex-M4 application platform (sbrk ${serves})" VERBATIM)
     list(APPEND _app_objects ${obj})
   endforeach()
-  # The core in the default configuration and in the lean one. A program's translation
-  # units must share the core's configuration (the symbols carry it), so the lean image
-  # passes the same switches to its C++ sources.
+  # The core in the default configuration and in the lean one, each also with the front
+  # cache (TLSF_CACHE, TLSF_CACHE_BYTES). A program's translation units must share the
+  # core's configuration (the symbols carry it), so each image passes the same switches to
+  # its C++ sources.
+  option(TLSF_M4_APP_CACHE "Build the chess-tlsf-cache images (core with TLSF_CACHE=1)" ON)
+  set(TLSF_M4_APP_CACHE_BYTES 1024 CACHE STRING "TLSF_CACHE_BYTES of chess-tlsf-cache")
   set(_app_lean -DTLSF_STATS=0 -DTLSF_CHECKS=0)
+  set(_app_cache -DTLSF_CACHE=1 -DTLSF_CACHE_BYTES=${TLSF_M4_APP_CACHE_BYTES})
   set(_app_core ${_app_out}/tlsf_core.o)
   set(_app_core_lean ${_app_out}/tlsf_core_lean.o)
-  foreach(variant "${_app_core}|" "${_app_core_lean}|${_app_lean}")
+  set(_app_core_cache ${_app_out}/tlsf_core_cache.o)
+  set(_app_core_leancache ${_app_out}/tlsf_core_leancache.o)
+  set(_app_core_variants "${_app_core}|" "${_app_core_lean}|${_app_lean}")
+  if(TLSF_M4_APP_CACHE)
+    list(APPEND _app_core_variants "${_app_core_cache}|${_app_cache}"
+         "${_app_core_leancache}|${_app_cache};${_app_lean}")
+  endif()
+  foreach(variant IN LISTS _app_core_variants)
     string(REPLACE "|" ";" variant "${variant}")
     list(POP_FRONT variant obj)
     add_custom_command(OUTPUT ${obj}
@@ -90,25 +101,6 @@ else()
               -Wconversion -r -nostdlib ${TLSF_M4_FREERTOS_SOURCES} -o ${_app_freertos}
       DEPENDS ${TLSF_M4_FREERTOS_SOURCES} ${_fw}/freertos/FreeRTOSConfig.h
       COMMENT "Cortex-M4 application FreeRTOS heap_4" VERBATIM)
-  endif()
-  # The core with the front cache (TLSF_CACHE, TLSF_CACHE_BYTES), default and lean.
-  option(TLSF_M4_APP_CACHE "Build the chess-tlsf-cache image (core with TLSF_CACHE=1)" ON)
-  set(TLSF_M4_APP_CACHE_BYTES 1024 CACHE STRING "TLSF_CACHE_BYTES of chess-tlsf-cache")
-  set(_app_cache -DTLSF_CACHE=1 -DTLSF_CACHE_BYTES=${TLSF_M4_APP_CACHE_BYTES})
-  set(_app_core_cache ${_app_out}/tlsf_core_cache.o)
-  set(_app_core_leancache ${_app_out}/tlsf_core_leancache.o)
-  if(TLSF_M4_APP_CACHE)
-    foreach(variant "${_app_core_cache}|${_app_cache}"
-                    "${_app_core_leancache}|${_app_cache};${_app_lean}")
-      string(REPLACE "|" ";" variant "${variant}")
-      list(POP_FRONT variant obj)
-      add_custom_command(OUTPUT ${obj}
-        COMMAND ${CMAKE_COMMAND} -E make_directory ${_app_out}
-        COMMAND ${TLSF_M4_CC} ${_app_arch} ${variant} -std=c99 -ffreestanding -Wconversion -r
-                -nostdlib ${_core_sources} -o ${obj}
-        DEPENDS ${_core_sources} ${_core_headers}
-        COMMENT "Cortex-M4 application TLSF core with the front cache ${variant}" VERBATIM)
-    endforeach()
   endif()
 
   set(_app_elves "")
