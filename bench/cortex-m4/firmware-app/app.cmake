@@ -73,22 +73,22 @@ else()
   set(_app_core_lean ${_app_out}/tlsf_core_lean.o)
   set(_app_core_cache ${_app_out}/tlsf_core_cache.o)
   set(_app_core_leancache ${_app_out}/tlsf_core_leancache.o)
-  set(_app_core_variants "${_app_core}|" "${_app_core_lean}|${_app_lean}")
-  if(TLSF_M4_APP_CACHE)
-    list(APPEND _app_core_variants "${_app_core_cache}|${_app_cache}"
-         "${_app_core_leancache}|${_app_cache};${_app_lean}")
-  endif()
-  foreach(variant IN LISTS _app_core_variants)
-    string(REPLACE "|" ";" variant "${variant}")
-    list(POP_FRONT variant obj)
+  # tlsf_m4_app_core(<object> <definitions>...): the core as one relocatable object.
+  function(tlsf_m4_app_core obj)
     add_custom_command(OUTPUT ${obj}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${_app_out}
-      COMMAND ${TLSF_M4_CC} ${_app_arch} ${variant} -std=c99 -ffreestanding -Wconversion -r
+      COMMAND ${TLSF_M4_CC} ${_app_arch} ${ARGN} -std=c99 -ffreestanding -Wconversion -r
               -nostdlib ${_core_sources} -o ${obj}
       DEPENDS ${_core_sources} ${_core_headers}
-      COMMENT "Cortex-M4 application TLSF core ${variant}" VERBATIM)
-    list(APPEND _app_objects ${obj})
-  endforeach()
+      COMMENT "Cortex-M4 application TLSF core ${ARGN}" VERBATIM)
+    set(_app_objects ${_app_objects} ${obj} PARENT_SCOPE)
+  endfunction()
+  tlsf_m4_app_core(${_app_core})
+  tlsf_m4_app_core(${_app_core_lean} ${_app_lean})
+  if(TLSF_M4_APP_CACHE)
+    tlsf_m4_app_core(${_app_core_cache} ${_app_cache})
+    tlsf_m4_app_core(${_app_core_leancache} ${_app_cache} ${_app_lean})
+  endif()
 
   # FreeRTOS's heap_4, unmodified from the kernel (FREERTOS_KERNEL_PATH, set in
   # ../CMakeLists.txt), with the benchmark's configuration and kernel stand-ins.
