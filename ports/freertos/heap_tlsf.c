@@ -306,13 +306,15 @@ void vPortFree(void *pv) {
     configASSERT(state.heap != NULL); /* no heap yet: pv cannot come from pvPortMalloc */
     if (state.heap == NULL) return;
     tlsf_lock_acquire(&heap_lock);
-    span = block_span(pv);
-#if defined(configHEAP_CLEAR_MEMORY_ON_FREE) && (configHEAP_CLEAR_MEMORY_ON_FREE == 1)
-    clear_block_contents(pv, span - tlsf_alloc_overhead());
-#endif
     state.misuse_reported = pdFALSE;
-    tlsf_free(state.heap, pv);
+    /* The checked size first: nothing is read through, or cleared at, a pointer the heap
+     * refuses (it is reported once, here, and tlsf_free is not called). */
+    span = tlsf_usable_size(state.heap, pv) + tlsf_alloc_overhead();
     if (state.misuse_reported == pdFALSE) {
+#if defined(configHEAP_CLEAR_MEMORY_ON_FREE) && (configHEAP_CLEAR_MEMORY_ON_FREE == 1)
+        clear_block_contents(pv, span - tlsf_alloc_overhead());
+#endif
+        tlsf_free(state.heap, pv);
         state.free_bytes += span;
         ++state.successful_frees;
         traceFREE(pv, span);
