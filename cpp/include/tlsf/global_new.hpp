@@ -74,12 +74,6 @@ inline bool run_new_handler_nothrow(std::new_handler handler) noexcept {
     return true;
 }
 
-// Every form beyond the first attempt: the new_handler loop, then failure - std::bad_alloc
-// (or the failure handler without exceptions) for the throwing forms, nullptr for the
-// nothrow ones. `searched`: the fast path already searched the free lists for this
-// request, so growing the heap is what is left to try before the handler - searching
-// again would count a second failure in the heap's statistics. Out of line: only runs when
-// memory is short, on first use, and for over-aligned requests.
 // One attempt of the slow path: the per-thread heaps (which grow by themselves), or the
 // default heap, grown first when the fast path already searched its free lists.
 inline void *slow_path_attempt(std::size_t bytes, std::size_t align, bool &searched) noexcept {
@@ -94,6 +88,12 @@ inline void *slow_path_attempt(std::size_t bytes, std::size_t align, bool &searc
 #endif
 }
 
+// Every form beyond the first attempt: the new_handler loop, then failure - std::bad_alloc
+// (or the failure handler without exceptions) for the throwing forms, nullptr for the
+// nothrow ones. `searched`: the fast path already searched the free lists for this
+// request, so growing the heap is what is left to try before the handler - searching
+// again would count a second failure in the heap's statistics. Out of line: only runs when
+// memory is short, on first use, and for over-aligned requests.
 template <bool nothrow>
 TLSF_DETAIL_COLD inline void *new_handler_loop(std::size_t bytes, std::size_t align,
                                                bool searched) noexcept(nothrow) {
@@ -125,13 +125,14 @@ inline void *allocate_from_free_lists(std::size_t bytes, bool &searched) noexcep
     searched = false;
 #if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
     return thread_heaps_allocate(bytes, new_alignment); // a failure is retried by the slow path
-#endif
+#else
     if (!default_heap_lock_known()) return nullptr;
     default_heap_guard guard;
     tlsf_t handle = default_heap_object().native_handle();
     if (handle == nullptr) return nullptr;
     searched = true;
     return tlsf_malloc(handle, bytes);
+#endif
 }
 
 // operator new and new[] (size only).
@@ -163,10 +164,10 @@ inline void global_delete(void *block) noexcept {
     if (block == nullptr) return;
 #if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
     thread_heaps_free(block);
-    return;
-#endif
+#else
     default_heap_guard guard;
     tlsf_free(default_heap_object().native_handle(), block);
+#endif
 }
 
 inline std::size_t to_size(std::align_val_t align) noexcept {
