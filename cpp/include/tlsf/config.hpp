@@ -49,6 +49,19 @@
 //                        Three instructions per operation in the global operator new and
 //                        delete; other operations call interrupt_lock_hooks().
 //
+// Per-thread default heaps (TLSF_CPP_DEFAULT_HEAP_PER_THREAD, hosted Linux only, default 0):
+//
+//   0  the global operator new and delete, a default-constructed tlsf::allocator and a
+//      default tlsf::memory_resource use tlsf::default_heap(): one heap, one lock.
+//   1  they use the per-thread heaps of the drop-in malloc (core/malloc, its prefixed
+//      static library tlsf_malloc_prefixed: tlsfm_malloc, tlsfm_free, ...): each thread
+//      allocates from its own TLSF heap without a lock; a block deleted on another thread
+//      is pushed lock-free onto its owner's list and taken back in batches of at most 16
+//      on the owner's next calls; a thread that exits with live blocks leaves its heap to
+//      the next new thread. NOT header-only: link the CMake target tlsf::cpp_thread_heaps
+//      (it defines this macro and links tlsf_malloc_prefixed). tlsf::default_heap() still
+//      exists, as an ordinary locked heap for explicit use.
+//
 // NONE, STD_MUTEX and INTERRUPTS are known at compile time: the global operator new and
 // delete take them inline, without a call through a function pointer.
 #ifndef TLSF_CPP_CONFIG_HPP
@@ -137,6 +150,13 @@
     TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_USER && TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_INTERRUPTS
 #error                                                                                             \
     "TLSF_DEFAULT_HEAP_LOCK must be TLSF_LOCK_NONE, TLSF_LOCK_STD_MUTEX, TLSF_LOCK_USER or TLSF_LOCK_INTERRUPTS"
+#endif
+
+#ifndef TLSF_CPP_DEFAULT_HEAP_PER_THREAD
+#define TLSF_CPP_DEFAULT_HEAP_PER_THREAD 0
+#endif
+#if TLSF_CPP_DEFAULT_HEAP_PER_THREAD && !TLSF_CPP_HOSTED
+#error "TLSF_CPP_DEFAULT_HEAP_PER_THREAD needs a hosted system (the thread heaps of core/malloc)"
 #endif
 
 // TLSF_CPP_CORTEX_M: 1 on an Arm M-profile core, where interrupts are masked with PRIMASK.

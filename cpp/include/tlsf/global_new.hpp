@@ -29,6 +29,11 @@
 // through a function pointer; on a Cortex-M4 with TLSF_LOCK_INTERRUPTS that is about 12
 // instructions in operator new and 10 in operator delete besides the core's own. First
 // use, growth, the new_handler loop, failure and over-alignment are out of line.
+//
+// With TLSF_CPP_DEFAULT_HEAP_PER_THREAD=1 (<tlsf/config.hpp>, CMake target
+// tlsf::cpp_thread_heaps) the same functions use the calling thread's own heap instead
+// (<tlsf/thread_heaps.hpp>): no lock; delete on another thread returns the block to its
+// owner in bounded time; blocks outlive the thread that allocated them.
 #ifndef TLSF_GLOBAL_NEW_HPP
 #define TLSF_GLOBAL_NEW_HPP
 
@@ -38,6 +43,7 @@
 #include "tlsf/config.hpp"
 #include "tlsf/default_heap.hpp"
 #include "tlsf/failure.hpp"
+#include "tlsf/thread_heaps.hpp"
 
 namespace tlsf::detail {
 
@@ -68,6 +74,20 @@ inline bool run_new_handler_nothrow(std::new_handler handler) noexcept {
     return true;
 }
 
+// One attempt of the slow path: the per-thread heaps (which grow by themselves), or the
+// default heap, grown first when the fast path already searched its free lists.
+inline void *slow_path_attempt(std::size_t bytes, std::size_t align, bool &searched) noexcept {
+#if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
+    (void)searched;
+    return thread_heaps_allocate(bytes, align);
+#else
+    heap &h = default_heap(); // gives it its memory on first use
+    const bool attempt = !searched || h.grow(bytes, align);
+    searched = false;
+    return attempt ? h.memalign(align, bytes) : nullptr;
+#endif
+}
+
 // Every form beyond the first attempt: the new_handler loop, then failure - std::bad_alloc
 // (or the failure handler without exceptions) for the throwing forms, nullptr for the
 // nothrow ones. `searched`: the fast path already searched the free lists for this
@@ -77,13 +97,8 @@ inline bool run_new_handler_nothrow(std::new_handler handler) noexcept {
 template <bool nothrow>
 TLSF_DETAIL_COLD inline void *new_handler_loop(std::size_t bytes, std::size_t align,
                                                bool searched) noexcept(nothrow) {
-    heap &h = default_heap(); // gives it its memory on first use
-    bool attempt = !searched || h.grow(bytes, align);
     for (;;) {
-        if (attempt) {
-            if (void *block = h.memalign(align, bytes)) return block;
-        }
-        attempt = true;
+        if (void *block = slow_path_attempt(bytes, align, searched)) return block;
         std::new_handler handler = std::get_new_handler();
         if constexpr (nothrow) {
             if (handler == nullptr || !run_new_handler_nothrow(handler)) return nullptr;
@@ -108,12 +123,16 @@ inline void *global_new_nothrow_slow(std::size_t bytes, std::size_t align, bool 
 // memory yet, or its lock is not known yet).
 inline void *allocate_from_free_lists(std::size_t bytes, bool &searched) noexcept {
     searched = false;
+#if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
+    return thread_heaps_allocate(bytes, new_alignment); // a failure is retried by the slow path
+#else
     if (!default_heap_lock_known()) return nullptr;
     default_heap_guard guard;
     tlsf_t handle = default_heap_object().native_handle();
     if (handle == nullptr) return nullptr;
     searched = true;
     return tlsf_malloc(handle, bytes);
+#endif
 }
 
 // operator new and new[] (size only).
@@ -143,8 +162,12 @@ inline void *global_new_nothrow(std::size_t bytes) noexcept {
 // with TLSF_LOCK_USER, its lock): no first-use or null-handle test is needed.
 inline void global_delete(void *block) noexcept {
     if (block == nullptr) return;
+#if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
+    thread_heaps_free(block);
+#else
     default_heap_guard guard;
     tlsf_free(default_heap_object().native_handle(), block);
+#endif
 }
 
 inline std::size_t to_size(std::align_val_t align) noexcept {

@@ -32,32 +32,57 @@
 #include "tlsf/default_heap.hpp"
 #include "tlsf/failure.hpp"
 #include "tlsf/heap.hpp"
+#include "tlsf/thread_heaps.hpp"
 
 namespace tlsf {
 
 class memory_resource final : public std::pmr::memory_resource {
   public:
-    // A resource on the process default heap.
-    memory_resource() noexcept : heap_(&default_heap()) {}
+    // A resource on the process default heap; with TLSF_CPP_DEFAULT_HEAP_PER_THREAD=1, on
+    // the calling thread's own heap at each call (<tlsf/thread_heaps.hpp>).
+#if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
+    memory_resource() noexcept : heap_(nullptr) {
+    }
+#else
+    memory_resource() noexcept : heap_(&default_heap()) {
+    }
+#endif
 
     // A resource on `h`, which must outlive every container using the resource.
-    explicit memory_resource(heap &h) noexcept : heap_(&h) {}
+    explicit memory_resource(heap &h) noexcept : heap_(&h) {
+    }
 
-    // The heap this resource allocates from.
-    heap &get_heap() const noexcept { return *heap_; }
+    // The heap this resource allocates from. Not for a resource on the per-thread heaps.
+    heap &get_heap() const noexcept {
+        return *heap_;
+    }
+
+    // True for a default resource when TLSF_CPP_DEFAULT_HEAP_PER_THREAD=1.
+    bool uses_thread_heaps() const noexcept {
+        return heap_ == nullptr;
+    }
 
   private:
     // At least `bytes` bytes aligned to `align` (tlsf_memalign above tlsf::alignment).
     // Throws std::bad_alloc if the heap has no block large enough (without exceptions:
     // the failure handler). O(1).
     void *do_allocate(std::size_t bytes, std::size_t align) override {
+#if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
+        void *block = heap_ ? heap_->memalign(align, bytes) : thread_heaps_allocate(bytes, align);
+#else
         void *block = heap_->memalign(align, bytes);
+#endif
         if (block == nullptr) detail::fail(failure::out_of_memory, bytes);
         return block;
     }
 
     // Frees; the size and alignment are not needed, the block records its own. O(1).
-    void do_deallocate(void *block, std::size_t, std::size_t) override { heap_->free(block); }
+    void do_deallocate(void *block, std::size_t, std::size_t) override {
+#if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
+        if (heap_ == nullptr) return thread_heaps_free(block);
+#endif
+        heap_->free(block);
+    }
 
     // Equal to another tlsf::memory_resource on the same heap: each can free what the
     // other allocated. Without RTTI the other's type cannot be known, so only the same

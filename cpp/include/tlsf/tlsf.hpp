@@ -22,6 +22,7 @@
 #include "tlsf/default_heap.hpp"
 #include "tlsf/allocator.hpp"
 #include "tlsf/memory_resource.hpp"
+#include "tlsf/thread_heaps.hpp"
 #include "tlsf/containers.hpp"
 
 #endif // TLSF_TLSF_HPP
