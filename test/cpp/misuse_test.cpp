@@ -52,8 +52,7 @@ TEST(MisuseDeathTest, MemoryResourceDeallocateOfAForeignPointerIsABadPointer) {
     auto heap = std::make_unique<tlsf::static_heap<64 * 1024>>();
     tlsf::memory_resource resource(*heap);
     alignas(64) static unsigned char outside[256];
-    EXPECT_DEATH(resource.deallocate(outside + 64, 64, alignof(std::max_align_t)),
-                 "bad pointer");
+    EXPECT_DEATH(resource.deallocate(outside + 64, 64, alignof(std::max_align_t)), "bad pointer");
 }
 
 // With a handler of its own the program hears the reason and goes on; nothing changed.
@@ -61,8 +60,8 @@ TEST(Misuse, AHandlerOfYourOwnHearsAndTheHeapIsUnchanged) {
     auto heap = std::make_unique<tlsf::static_heap<64 * 1024>>();
     static tlsf_error_t heard;
     heard = TLSF_ERROR_NONE;
-    heap->set_error_handler([](tlsf_t, tlsf_error_t reason, const void *, void *) { heard = reason; },
-                            nullptr);
+    heap->set_error_handler(
+        [](tlsf_t, tlsf_error_t reason, const void *, void *) { heard = reason; }, nullptr);
     void *kept = heap->malloc(100);
     ASSERT_NE(kept, nullptr);
     const tlsf::heap_stats before = heap->stats();
