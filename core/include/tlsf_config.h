@@ -262,8 +262,9 @@
 #define TLSF_MIN_SPAN_BYTES                                                                        \
     TLSF_ROUND_UP_(TLSF_HEADER_BYTES + 2 * TLSF_WORD_BYTES_, TLSF_ALIGN_BYTES_)
 #define TLSF_ROWS_ (TLSF_MAX_BLOCK_LOG2 - TLSF_SL_INDEX_LOG2 - TLSF_ALIGN_LOG2 + 1)
+#define TLSF_CLASS_WORDS_ (((TLSF_ROWS_ << TLSF_SL_INDEX_LOG2) + 31) / 32)
 #define TLSF_CONTROL_BYTES                                                                         \
-    TLSF_ROUND_UP_(TLSF_ROUND_UP_(4 * (1 + TLSF_ROWS_), TLSF_WORD_BYTES_) +                        \
+    TLSF_ROUND_UP_(TLSF_ROUND_UP_(4 * (1 + TLSF_CLASS_WORDS_), TLSF_WORD_BYTES_) +                 \
                        TLSF_WORD_BYTES_ * (5 * TLSF_STATS + 4 + (TLSF_CHECKS >= 2) +               \
                                            TLSF_CACHE * ((2 << TLSF_SL_INDEX_LOG2) + 2) +          \
                                            2 * (TLSF_ROWS_ << TLSF_SL_INDEX_LOG2)),                \

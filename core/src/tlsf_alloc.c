@@ -64,12 +64,11 @@ static inline TLSF_NO_ASAN void block_use_front(tlsf_t heap, block_t *block, siz
     stats_on_alloc(heap, span);
 }
 
-/* The first non-empty class at or above `index`; if there is none, the cache is drained
- * (its blocks may merge into a large enough one) and the lists are searched once more. */
-static inline TLSF_NO_ASAN unsigned find_class_or_drain(tlsf_t heap, unsigned index) {
-    unsigned found = find_free_class(heap, index);
-    if (found == LIST_COUNT && cache_drain(heap)) found = find_free_class(heap, index);
-    return found;
+/* Find the first non-empty class at or above *index (as find_free_class); if there is
+ * none, drain the cache (its blocks may merge into a large enough one) and search once
+ * more. Returns 0 when the heap has no block large enough. */
+static inline TLSF_NO_ASAN int find_class_or_drain(tlsf_t heap, unsigned *index) {
+    return find_free_class(heap, index) || (cache_drain(heap) && find_free_class(heap, index));
 }
 
 /*
@@ -94,21 +93,20 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, unsigned
     unsigned rest_index;
     size_t have, rest;
     block_t *block;
-    index = find_class_or_drain(heap, index);
-    if (index == LIST_COUNT) return alloc_failed(heap);
+    if (!find_class_or_drain(heap, &index)) return alloc_failed(heap);
     block = *slot_next_free(list_head(heap, index));
     /* A free block's flags are only BLOCK_FREE: its neighbours are in use, and
      * BLOCK_ALIGNED is only ever set on blocks in use. */
     have = word_span(*slot_size(block));
     rest = have - span;
-    if (rest >= MIN_SPAN) {
+    if (WORST_CASE(rest >= MIN_SPAN)) {
         /* Split; the rest stays free. If it is still of the block's class (a small piece
          * cut from a large block), it simply takes the block's place in the list. */
         block_t *tail = block_at(block, span);
         block_set_word(heap, tail, rest | BLOCK_FREE);
         *slot_prev_phys(block_at(tail, rest)) = tail; /* its PREV_FREE flag is still set */
         rest_index = class_of_span(rest);
-        if (rest_index == index) {
+        if (!WORST_CASE(rest_index != index)) {
             free_list_replace(block, tail);
         } else {
             free_list_pop(heap, index, block);
@@ -132,7 +130,7 @@ TLSF_NO_ASAN void *tlsf_malloc(tlsf_t heap, size_t bytes) {
     block_t *block;
     /* The class first: for a request above MAX_REQUEST it is meaningless but harmless (the
      * sum wraps in unsigned arithmetic), and the test below refuses it. */
-    span = class_round_up(request_need(bytes), &index);
+    span = class_round_up(request_last(bytes), &index);
     if (!heap_usable(heap) || bytes > MAX_REQUEST) return alloc_failed(heap);
     block = cache_take(heap, index, span);
     if (block == NULL) return malloc_from_lists(heap, index, span);
@@ -172,14 +170,13 @@ TLSF_NO_ASAN void *tlsf_memalign_offset(tlsf_t heap, size_t align, size_t bytes,
     if ((offset & (TLSF_ALIGN - 1)) || align > MAX_SPAN || bytes > MAX_REQUEST - TLSF_WORD)
         return alloc_failed(heap);
     /* One more word records the alignment for realloc (see slot_alignment_log2). */
-    want = class_round_up(request_need(bytes + TLSF_WORD), &index);
+    want = class_round_up(request_last(bytes + TLSF_WORD), &index);
     /* Room for the block plus the largest leading gap: a gap is 0 or at least MIN_SPAN
      * (it must become a free block), so it is below align + MIN_SPAN. */
     room = want + align + MIN_SPAN - TLSF_ALIGN;
     if (room > TOP_CLASS_SPAN) return alloc_failed(heap);
-    class_round_up(room, &index);
-    index = find_class_or_drain(heap, index);
-    if (index == LIST_COUNT) return alloc_failed(heap);
+    class_round_up(room - 1, &index);
+    if (!find_class_or_drain(heap, &index)) return alloc_failed(heap);
     block = *slot_next_free(list_head(heap, index));
     free_list_pop(heap, index, block);
     have = word_span(*slot_size(block));
@@ -219,26 +216,24 @@ TLSF_NO_ASAN void tlsf_insert_free_block(tlsf_t heap, block_t *block, size_t spa
 
 /* ---- Freeing ---- */
 
-/* If the block after the `span` bytes at `block` is free, unlink it and add its span. */
-static inline TLSF_NO_ASAN size_t merge_next(tlsf_t heap, block_t *block, size_t span) {
-    block_t *next = block_at(block, span);
-    size_t next_word = *slot_size(next);
-    if (next_word & BLOCK_FREE) {
-        free_list_remove(heap, next);
-        span += word_span(next_word);
-    }
-    return span;
-}
-
-/* Write the header of free block `block` and tell the block after it. */
+/*
+ * Write the header of free block `block` and point the block after it back at it. That
+ * block's BLOCK_PREV_FREE is the caller's business: it is set already when that block
+ * followed a free block that `block` absorbed, and otherwise the caller sets it from the
+ * size word it read anyway (tell_next_prev_free), which saves reading it again here.
+ */
 static inline TLSF_NO_ASAN void mark_free(tlsf_t heap, block_t *block, size_t span) {
-    block_t *after = block_at(block, span);
     block_set_word(heap, block, span | BLOCK_FREE);
-    *slot_prev_phys(after) = block;
-    block_set_exempt_flags(after, *slot_size(after) | BLOCK_PREV_FREE);
+    *slot_prev_phys(block_at(block, span)) = block;
 }
 
-/* Make the `span` bytes at `block` a free block, whose neighbours are both in use. */
+/* Tell the block `next`, whose size word (as read) is `next_word`, that the block before
+ * it is now free. */
+static inline TLSF_NO_ASAN void tell_next_prev_free(block_t *next, size_t next_word) {
+    block_set_exempt_flags(next, next_word | BLOCK_PREV_FREE);
+}
+
+/* Make the `span` bytes at `block` a free block in its class's list (mark_free). */
 static inline TLSF_NO_ASAN void publish_free(tlsf_t heap, block_t *block, size_t span) {
     mark_free(heap, block, span);
     free_list_insert(heap, block, span);
@@ -254,7 +249,7 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void block_release(tlsf_t heap, block_t *bloc
     size_t span = word_span(word);
     block_t *next = block_at(block, span);
     size_t next_word = *slot_size(next);
-    if (word & BLOCK_PREV_FREE) {
+    if (WORST_CASE(word & BLOCK_PREV_FREE)) {
         /* Merge into the free block before; it keeps its list place if its class holds. */
         block_t *prev = *slot_prev_phys(block);
         size_t prev_span = word_span(*slot_size(prev));
@@ -262,11 +257,13 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void block_release(tlsf_t heap, block_t *bloc
         block_set_word(heap, block, word | BLOCK_FREE); /* a second free of ptr is caught */
 #endif
         span += prev_span;
-        if (next_word & BLOCK_FREE) {
+        if (WORST_CASE(next_word & BLOCK_FREE)) {
             free_list_remove(heap, next);
             span += word_span(next_word);
+        } else {
+            tell_next_prev_free(next, next_word);
         }
-        if (same_class(prev_span, span)) {
+        if (!WORST_CASE(!same_class(prev_span, span))) {
             mark_free(heap, prev, span);
             return;
         }
@@ -282,6 +279,8 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void block_release(tlsf_t heap, block_t *bloc
             return;
         }
         free_list_remove(heap, next);
+    } else {
+        tell_next_prev_free(next, next_word);
     }
     publish_free(heap, block, span);
 }
@@ -321,13 +320,19 @@ TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
  * part is large enough to be a block. want <= the block's span. */
 static TLSF_NO_ASAN void block_trim_used(tlsf_t heap, block_t *block, size_t want) {
     size_t word = *slot_size(block);
-    size_t have = word_span(word);
-    block_t *tail;
-    if (have - want < MIN_SPAN) return;
-    block_set_word(heap, block, word - (have - want));
+    size_t have = word_span(word), rest = have - want;
+    block_t *next = block_at(block, have);
+    size_t next_word = *slot_size(next);
+    if (rest < MIN_SPAN) return;
+    block_set_word(heap, block, word - rest);
     stats_on_resize(heap, have, want);
-    tail = block_at(block, want);
-    publish_free(heap, tail, merge_next(heap, tail, have - want));
+    if (next_word & BLOCK_FREE) { /* the tail absorbs it */
+        free_list_remove(heap, next);
+        rest += word_span(next_word);
+    } else {
+        tell_next_prev_free(next, next_word);
+    }
+    publish_free(heap, block_at(block, want), rest);
 }
 
 /* realloc that cannot stay in place: allocate (with the same alignment), copy, free. */
@@ -362,7 +367,7 @@ TLSF_NO_ASAN void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
     extra = (word & BLOCK_ALIGNED) ? TLSF_WORD : 0;
     if (bytes > MAX_REQUEST - extra) return alloc_failed(heap);
     if (extra) record = *slot_alignment_log2(block, have);
-    want = class_round_up(request_need(bytes + extra), &index);
+    want = class_round_up(request_last(bytes + extra), &index);
 
     if (want > have) {
         block_t *next = block_at(block, have);

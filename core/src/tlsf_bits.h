@@ -30,6 +30,11 @@ static inline TLSF_NO_ASAN unsigned bits_ffs32(uint32_t word) {
     return (unsigned)__builtin_ctz(word);
 }
 
+/* The number of zero bits above the highest set bit of a non-zero 32-bit word. */
+static inline TLSF_NO_ASAN unsigned bits_clz32(uint32_t word) {
+    return (unsigned)__builtin_clz(word);
+}
+
 /* Index of the highest set bit of a non-zero size. */
 static inline TLSF_NO_ASAN unsigned bits_fls_size(size_t size) {
 #if SIZE_MAX > UINT_MAX
@@ -57,6 +62,10 @@ static inline TLSF_NO_ASAN unsigned bits_fls32(uint32_t word) {
 
 static inline TLSF_NO_ASAN unsigned bits_ffs32(uint32_t word) {
     return bits_fls32(word & (~word + 1u)); /* isolate the lowest set bit */
+}
+
+static inline TLSF_NO_ASAN unsigned bits_clz32(uint32_t word) {
+    return 31u - bits_fls32(word);
 }
 
 static inline TLSF_NO_ASAN unsigned bits_fls_size(size_t size) {

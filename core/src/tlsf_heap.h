@@ -7,10 +7,15 @@
  * into SL_COUNT equal classes. Class index = row * SL_COUNT + column; it is computed with
  * one "highest set bit" and no branch (class_of_span).
  *
- * Bitmaps. Bit `column` of sl_bitmap[row] is set exactly when the list of class
- * (row, column) is non-empty; bit `row` of fl_bitmap is set exactly when sl_bitmap[row]
- * is non-zero. Finding the first non-empty class at or above a given one therefore takes
- * at most two bit scans (find_free_class).
+ * Bitmaps. The classes are numbered 0 .. LIST_COUNT-1 and taken 32 at a time: class i is
+ * bit (31 - i % 32) of class_bits[i / 32], counted from the top (class_bit), so that the
+ * classes at or above i in that word are what remains after shifting the word left by
+ * i % 32, and the first of them is one count of leading zeros away (CLZ on Arm, LZCNT or
+ * BSR on x86). A bit is set exactly when its class's list is non-empty, and bit
+ * (31 - w) of word_bits exactly when class_bits[w] is non-zero. Finding the first
+ * non-empty class at or above a given one therefore takes at most two scans
+ * (find_free_class), and the bitmap words sit at offset 0 of the control structure, so
+ * reaching one is a single load or store with a scaled index.
  *
  * Free lists. Each class has a circular doubly linked list through the blocks'
  * next_free/prev_free slots. Its head is a pair of words in `heads` that acts as a node
@@ -38,6 +43,8 @@
 #define SMALL_SPAN ((size_t)1 << FL_SHIFT)
 #define ROW_COUNT (TLSF_MAX_BLOCK_LOG2 - FL_SHIFT + 1)
 #define LIST_COUNT (ROW_COUNT * SL_COUNT)
+/* The bitmap words: 32 classes each. */
+#define CLASS_WORDS ((LIST_COUNT + 31u) / 32u)
 /* Every span stays below this. */
 #define MAX_SPAN (((size_t)1 << TLSF_MAX_BLOCK_LOG2) - TLSF_ALIGN)
 /* The smallest span of the highest class: the largest span a request may round up to. */
@@ -47,11 +54,25 @@
 /* The largest request tlsf_malloc can ever satisfy. */
 #define MAX_REQUEST (TOP_CLASS_SPAN - BLOCK_OVERHEAD)
 
+/*
+ * Branch layout for the bound: WORST_CASE(c) tells the compiler that the costlier side of
+ * a test is the likely one, so that the longest path through malloc and free runs as a
+ * straight line and the cheaper side pays the taken branch. (On Cortex-M a side laid out
+ * of line costs an extra branch back; putting it on the cheap side lowers the worst case
+ * by that much and leaves the others' counts as they were.)
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define WORST_CASE(condition) __builtin_expect(!!(condition), 1)
+#else
+#define WORST_CASE(condition) (condition)
+#endif
+
 /* Compile-time checks of the configuration (C99 has no static_assert). */
 typedef char tlsf_check_align[(TLSF_ALIGN >= 2 * sizeof(void *)) ? 1 : -1];
 typedef char tlsf_check_word[(sizeof(size_t) == sizeof(void *)) ? 1 : -1];
 typedef char tlsf_check_sl[(TLSF_SL_INDEX_LOG2 >= 1 && TLSF_SL_INDEX_LOG2 <= 5) ? 1 : -1];
 typedef char tlsf_check_rows[(ROW_COUNT >= 2 && ROW_COUNT <= 32) ? 1 : -1];
+typedef char tlsf_check_words[(CLASS_WORDS <= 32) ? 1 : -1];
 typedef char tlsf_check_max[(TLSF_MAX_BLOCK_LOG2 <= TLSF_PTR_BITS - 2) ? 1 : -1];
 
 /*
@@ -67,13 +88,13 @@ struct tlsf_cache {
 };
 
 struct tlsf_heap {
-    uint32_t fl_bitmap;
-    uint32_t sl_bitmap[ROW_COUNT];
+    uint32_t class_bits[CLASS_WORDS]; /* first: see "Bitmaps" above */
+    uint32_t word_bits;
 #if TLSF_STATS
-    size_t used_bytes; /* spans of allocated blocks (cached blocks count as free) */
-    size_t peak_used_bytes;
     size_t alloc_count;
+    size_t used_bytes; /* spans of allocated blocks (cached blocks count as free) */
     size_t free_count;
+    size_t peak_used_bytes;
     size_t failed_count;
 #endif
     size_t pool_bytes; /* spans of the pools' first blocks */
@@ -112,18 +133,20 @@ static inline TLSF_NO_ASAN int same_class(size_t smaller, size_t larger) {
 }
 
 /*
- * The span for a request that needs `need` bytes (user bytes plus the size word), rounded
- * up to the lower bound of its class ("good fit"); that class is returned in *index.
- * Every block in that class or above is large enough, so the first block of the first
- * non-empty list found will do. Bounds of classes are multiples of 1 << shift, so
- * ((need - 1) >> shift) + 1 is the rounded-up column (plus SL_COUNT above row 0). When
- * it carries into the next power of two it becomes 2 * SL_COUNT, which is exactly the
- * index of the next row's first class, so no second bit scan is needed. The result is a
+ * The span for a request whose block must reach `last` bytes past its start (user bytes
+ * plus the size word, minus one), rounded up to the lower bound of its class ("good fit");
+ * that class is returned in *index. Every block in that class or above is large enough,
+ * so the first block of the first non-empty list found will do. Bounds of classes are
+ * multiples of 1 << shift, so (last >> shift) + 1 is the rounded-up column (plus SL_COUNT
+ * above row 0). When it carries into the next power of two it becomes 2 * SL_COUNT, which
+ * is exactly the index of the next row's first class, so no second bit scan is needed.
+ * (Taking the shift from `last` rather than last + 1 changes it only where last + 1 is a
+ * power of two, and there the carry gives the same class and span.) The result is a
  * multiple of TLSF_ALIGN because shift >= TLSF_ALIGN_LOG2.
  */
-static inline TLSF_NO_ASAN size_t class_round_up(size_t need, unsigned *index) {
-    unsigned shift = bits_fls_size(need | SMALL_SPAN) - TLSF_SL_INDEX_LOG2;
-    size_t column = ((need - 1) >> shift) + 1;
+static inline TLSF_NO_ASAN size_t class_round_up(size_t last, unsigned *index) {
+    unsigned shift = bits_fls_size(last | SMALL_SPAN) - TLSF_SL_INDEX_LOG2;
+    size_t column = (last >> shift) + 1;
     *index = ((shift - TLSF_ALIGN_LOG2) << TLSF_SL_INDEX_LOG2) + (unsigned)column;
     return column << shift;
 }
@@ -135,11 +158,12 @@ static inline TLSF_NO_ASAN size_t class_lower_bound(unsigned index) {
     return (size_t)(SL_COUNT + (index & SL_MASK)) << (row - 1 + TLSF_ALIGN_LOG2);
 }
 
-/* The bytes a request of `bytes` needs from a block: user bytes plus the header, and at
- * least MIN_SPAN. Callers check bytes <= MAX_REQUEST first, so nothing overflows. */
-static inline TLSF_NO_ASAN size_t request_need(size_t bytes) {
-    size_t need = bytes + BLOCK_OVERHEAD;
-    return need < MIN_SPAN ? MIN_SPAN : need;
+/* The last byte a request of `bytes` needs from a block, counted from the block's start:
+ * user bytes plus the header, at least MIN_SPAN in all, minus one (class_round_up's
+ * argument). Callers check bytes <= MAX_REQUEST first, so nothing overflows. */
+static inline TLSF_NO_ASAN size_t request_last(size_t bytes) {
+    size_t last = bytes + (BLOCK_OVERHEAD - 1);
+    return last < MIN_SPAN - 1 ? MIN_SPAN - 1 : last;
 }
 
 /* ---- Block headers ---- */
@@ -233,36 +257,47 @@ static inline TLSF_NO_ASAN unsigned list_index(tlsf_t heap, block_t *head) {
     return (unsigned)(((uintptr_t)head - (uintptr_t)list_head(heap, 0)) / (2 * sizeof(block_t *)));
 }
 
+/* Class `index`'s bit in its bitmap word: the top bit shifted right by index % 32 (see
+ * "Bitmaps" at the top). */
+static inline TLSF_NO_ASAN uint32_t class_bit(unsigned index) {
+    return (uint32_t)0x80000000u >> (index & 31u);
+}
+
+/* Bitmap word `word`'s bit in word_bits (word < CLASS_WORDS <= 32: no mask needed). */
+static inline TLSF_NO_ASAN uint32_t word_bit(unsigned word) {
+    return (uint32_t)0x80000000u >> word;
+}
+
 /* Record that class `index` has become empty if `emptied` is 1; change nothing if it is
- * 0, so that a caller may pass the test on instead of branching on it. The row's bit goes
- * with its last column. */
+ * 0, so that a caller may pass the test on instead of branching on it. The word's bit in
+ * word_bits goes with its last class. */
 static inline TLSF_NO_ASAN void bitmap_clear(tlsf_t heap, unsigned index, uint32_t emptied) {
-    unsigned row = index >> TLSF_SL_INDEX_LOG2;
-    uint32_t columns = heap->sl_bitmap[row] & ~(emptied << (index & SL_MASK));
-    heap->sl_bitmap[row] = columns;
-    if (columns == 0) heap->fl_bitmap &= ~((uint32_t)1 << row);
+    unsigned word = index >> 5;
+    uint32_t classes = heap->class_bits[word] & ~((emptied << 31) >> (index & 31u));
+    heap->class_bits[word] = classes;
+    if (WORST_CASE(classes == 0)) heap->word_bits &= ~word_bit(word);
 }
 
 /* Put a free block at the front of the list of class `index`. */
 static inline TLSF_NO_ASAN void free_list_insert_at(tlsf_t heap, block_t *block, unsigned index) {
-    unsigned row = index >> TLSF_SL_INDEX_LOG2;
-    uint32_t bit = (uint32_t)1 << (index & SL_MASK);
-    uint32_t columns = heap->sl_bitmap[row];
+    unsigned word = index >> 5;
+    uint32_t bit = class_bit(index);
+    uint32_t classes = heap->class_bits[word];
     block_t *head = list_head(heap, index);
     /* An empty list's head words are stale: the head is then its own neighbour. */
     block_t *first;
     if (TLSF_BRANCHLESS_LISTS) {
         block_t *stale_or_first = *slot_next_free(head); /* read either way, then chosen */
-        first = (columns & bit) ? stale_or_first : head;
+        first = (classes & bit) ? stale_or_first : head;
     } else {
-        first = (columns & bit) ? *slot_next_free(head) : head;
+        first = (classes & bit) ? *slot_next_free(head) : head;
     }
     *slot_next_free(block) = first;
     *slot_prev_free(block) = head;
     *slot_prev_free(first) = block;
     *slot_next_free(head) = block;
-    heap->sl_bitmap[row] = columns | bit;
-    heap->fl_bitmap |= (uint32_t)1 << row;
+    heap->class_bits[word] = classes | bit;
+    heap->word_bits |= word_bit(word);
 }
 
 /* Put a free block at the front of the list of its class. */
@@ -276,7 +311,8 @@ static inline TLSF_NO_ASAN void free_list_remove(tlsf_t heap, block_t *block) {
     block_t *prev = *slot_prev_free(block);
     *slot_prev_free(next) = prev;
     *slot_next_free(prev) = next;
-    if (next == prev) bitmap_clear(heap, list_index(heap, prev), 1); /* only the head is left */
+    if (WORST_CASE(next == prev)) /* only the head is left */
+        bitmap_clear(heap, list_index(heap, prev), 1);
 }
 
 /* Let `fresh` take the list place of free block `old`, whose class it shares: no bitmap
@@ -291,19 +327,25 @@ static inline TLSF_NO_ASAN void free_list_replace(block_t *old, block_t *fresh) 
 }
 
 /*
- * The first non-empty class at or above `index`, or LIST_COUNT if there is none. Two bit
- * scans at most: the rest of the requested row, then the lowest non-empty row above it.
+ * Find the first non-empty class at or above *index: store it in *index and return 1, or
+ * return 0 if there is none. Two scans at most: the rest of index's bitmap word, then the
+ * first non-empty word after it. Shifting a word left by a bit's distance from the top
+ * drops the classes below it, so the count of leading zeros that follows is the distance
+ * to the next non-empty class.
  */
-static inline TLSF_NO_ASAN unsigned find_free_class(tlsf_t heap, unsigned index) {
-    unsigned row = index >> TLSF_SL_INDEX_LOG2;
-    uint32_t candidates = heap->sl_bitmap[row] & (~(uint32_t)0 << (index & SL_MASK));
-    if (candidates == 0) {
-        uint32_t rows = heap->fl_bitmap & (~(uint32_t)1 << row);
-        if (rows == 0) return LIST_COUNT;
-        row = bits_ffs32(rows);
-        candidates = heap->sl_bitmap[row];
+static inline TLSF_NO_ASAN int find_free_class(tlsf_t heap, unsigned *index) {
+    unsigned word = *index >> 5;
+    uint32_t here = heap->class_bits[word] << (*index & 31u);
+    uint32_t after;
+    if (!WORST_CASE(here == 0)) {
+        *index += bits_clz32(here);
+        return 1;
     }
-    return (row << TLSF_SL_INDEX_LOG2) + bits_ffs32(candidates);
+    after = heap->word_bits & ((uint32_t)0x7FFFFFFFu >> word); /* the words after `word` */
+    if (after == 0) return 0;
+    word = bits_clz32(after);
+    *index = (word << 5) + bits_clz32(heap->class_bits[word]);
+    return 1;
 }
 
 /* Unlink the first block of class `index`'s list (it is `block`). */
@@ -313,17 +355,18 @@ static inline TLSF_NO_ASAN void free_list_pop(tlsf_t heap, unsigned index, block
     *slot_next_free(head) = next;
     *slot_prev_free(next) = head;
     /* With TLSF_BRANCHLESS_LISTS the test is passed on rather than branched on. */
-    if (TLSF_BRANCHLESS_LISTS || next == head) bitmap_clear(heap, index, (uint32_t)(next == head));
+    if (TLSF_BRANCHLESS_LISTS || WORST_CASE(next == head))
+        bitmap_clear(heap, index, (uint32_t)(next == head));
 }
 
 /* ---- Statistics ---- */
 
 static inline TLSF_NO_ASAN void stats_on_alloc(tlsf_t heap, size_t span) {
 #if TLSF_STATS
-    size_t used = heap->used_bytes + span;
+    size_t count = heap->alloc_count, used = heap->used_bytes + span;
+    heap->alloc_count = count + 1;
     heap->used_bytes = used;
     if (used > heap->peak_used_bytes) heap->peak_used_bytes = used;
-    heap->alloc_count++;
 #else
     (void)heap;
     (void)span;

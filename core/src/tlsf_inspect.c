@@ -46,10 +46,10 @@ TLSF_NO_ASAN size_t tlsf_alloc_overhead(void) {
  * class is at least that class's lower bound, and a request rounds up to exactly that
  * bound, so it succeeds and one more byte does not. */
 static TLSF_NO_ASAN size_t largest_in_lists(tlsf_t heap) {
-    unsigned row, index;
-    if (heap->fl_bitmap == 0) return 0;
-    row = bits_fls32(heap->fl_bitmap);
-    index = (row << TLSF_SL_INDEX_LOG2) + bits_fls32(heap->sl_bitmap[row]);
+    unsigned word, index;
+    if (heap->word_bits == 0) return 0;
+    word = 31u - bits_ffs32(heap->word_bits); /* the last non-empty word: its lowest bit */
+    index = (word << 5) + 31u - bits_ffs32(heap->class_bits[word]);
     return class_lower_bound(index) - BLOCK_OVERHEAD;
 }
 
@@ -131,17 +131,15 @@ static TLSF_NO_ASAN int check_list(tlsf_t heap, unsigned index) {
 
 TLSF_NO_ASAN int tlsf_check(tlsf_t heap) {
     int errors = 0;
-    unsigned row, column;
+    unsigned word, index;
     if (heap == NULL) return 1;
-    if (ROW_COUNT < 32) errors += (heap->fl_bitmap >> (ROW_COUNT % 32)) != 0;
-    for (row = 0; row < ROW_COUNT; ++row) {
-        uint32_t columns = heap->sl_bitmap[row];
-        errors += ((heap->fl_bitmap >> row) & 1u) != (columns != 0);
-        if (SL_COUNT < 32) errors += (columns >> (SL_COUNT % 32)) != 0;
-        for (column = 0; column < SL_COUNT; ++column)
-            if (columns & ((uint32_t)1 << column))
-                errors += check_list(heap, (row << TLSF_SL_INDEX_LOG2) + column);
-    }
+    /* No bit beyond the last word or the last class. */
+    if (CLASS_WORDS < 32) errors += (heap->word_bits << CLASS_WORDS) != 0;
+    if (LIST_COUNT % 32) errors += (heap->class_bits[CLASS_WORDS - 1] << (LIST_COUNT % 32)) != 0;
+    for (word = 0; word < CLASS_WORDS; ++word)
+        errors += ((heap->word_bits & word_bit(word)) != 0) != (heap->class_bits[word] != 0);
+    for (index = 0; index < LIST_COUNT; ++index)
+        if (heap->class_bits[index >> 5] & class_bit(index)) errors += check_list(heap, index);
 #if TLSF_CACHE
     errors += tlsf_cache_check(heap);
 #endif
