@@ -30,11 +30,6 @@ static inline TLSF_NO_ASAN unsigned bits_ffs32(uint32_t word) {
     return (unsigned)__builtin_ctz(word);
 }
 
-/* The number of zero bits above the highest set bit of a non-zero 32-bit word. */
-static inline TLSF_NO_ASAN unsigned bits_clz32(uint32_t word) {
-    return (unsigned)__builtin_clz(word);
-}
-
 /* Index of the highest set bit of a non-zero size. */
 static inline TLSF_NO_ASAN unsigned bits_fls_size(size_t size) {
 #if SIZE_MAX > UINT_MAX
@@ -64,10 +59,6 @@ static inline TLSF_NO_ASAN unsigned bits_ffs32(uint32_t word) {
     return bits_fls32(word & (~word + 1u)); /* isolate the lowest set bit */
 }
 
-static inline TLSF_NO_ASAN unsigned bits_clz32(uint32_t word) {
-    return 31u - bits_fls32(word);
-}
-
 static inline TLSF_NO_ASAN unsigned bits_fls_size(size_t size) {
 #if SIZE_MAX > 0xFFFFFFFFu
     uint32_t high = (uint32_t)((uint64_t)size >> 32);
@@ -78,5 +69,52 @@ static inline TLSF_NO_ASAN unsigned bits_fls_size(size_t size) {
 }
 
 #endif /* TLSF_USE_BUILTIN_BITSCAN */
+
+/*
+ * Bitmap words: 32 positions, 0 to 31, each one bit (tlsf_heap.h keeps a position per
+ * size class and per bitmap word). The first set position at or after p is
+ * p + bitmap_first(bitmap_from(word, p)), and the first after p is
+ * bitmap_first(word & bitmap_after(p)): one scan either way. Which bit holds position 0
+ * follows the scan the target has: on Arm, which counts leading zeros in one instruction
+ * (CLZ) and has no count of trailing zeros, position 0 is the top bit; elsewhere (x86:
+ * TZCNT or BSF; the portable fallback) it is bit 0.
+ */
+#if TLSF_USE_BUILTIN_BITSCAN && (defined(__arm__) || defined(__aarch64__))
+#define BITMAP_FROM_TOP 1
+#else
+#define BITMAP_FROM_TOP 0
+#endif
+
+/* The bit of position `pos` (pos < 32). */
+static inline TLSF_NO_ASAN uint32_t bitmap_bit(unsigned pos) {
+    return BITMAP_FROM_TOP ? (uint32_t)0x80000000u >> pos : (uint32_t)1u << pos;
+}
+
+/* bitmap_bit(pos) if `flag` is 1, 0 if it is 0 (pos < 32). */
+static inline TLSF_NO_ASAN uint32_t bitmap_bit_if(unsigned pos, uint32_t flag) {
+    return BITMAP_FROM_TOP ? (flag << 31) >> pos : flag << pos;
+}
+
+/* The positions of `word` at or after `pos` (pos < 32), moved down so that pos is 0. */
+static inline TLSF_NO_ASAN uint32_t bitmap_from(uint32_t word, unsigned pos) {
+    return BITMAP_FROM_TOP ? word << pos : word >> pos;
+}
+
+/* The positions after `pos` (pos < 32) as a mask. */
+static inline TLSF_NO_ASAN uint32_t bitmap_after(unsigned pos) {
+    return BITMAP_FROM_TOP ? (uint32_t)0x7FFFFFFFu >> pos : (uint32_t)0xFFFFFFFEu << pos;
+}
+
+/* The first and the last set position of a non-zero word. */
+static inline TLSF_NO_ASAN unsigned bitmap_first(uint32_t word) {
+#if BITMAP_FROM_TOP
+    return (unsigned)__builtin_clz(word);
+#else
+    return bits_ffs32(word);
+#endif
+}
+static inline TLSF_NO_ASAN unsigned bitmap_last(uint32_t word) {
+    return BITMAP_FROM_TOP ? 31u - bits_ffs32(word) : bits_fls32(word);
+}
 
 #endif /* TLSF_BITS_H */

@@ -8,14 +8,13 @@
  * one "highest set bit" and no branch (class_of_span).
  *
  * Bitmaps. The classes are numbered 0 .. LIST_COUNT-1 and taken 32 at a time: class i is
- * bit (31 - i % 32) of class_bits[i / 32], counted from the top (class_bit), so that the
- * classes at or above i in that word are what remains after shifting the word left by
- * i % 32, and the first of them is one count of leading zeros away (CLZ on Arm, LZCNT or
- * BSR on x86). A bit is set exactly when its class's list is non-empty, and bit
- * (31 - w) of word_bits exactly when class_bits[w] is non-zero. Finding the first
- * non-empty class at or above a given one therefore takes at most two scans
- * (find_free_class), and the bitmap words sit at offset 0 of the control structure, so
- * reaching one is a single load or store with a scaled index.
+ * position i % 32 of class_bits[i / 32] (positions: tlsf_bits.h; on Arm position 0 is the
+ * top bit, so that a scan is one CLZ). A position is set exactly when its class's list is
+ * non-empty, and position w of word_bits exactly when class_bits[w] is non-zero. Finding
+ * the first non-empty class at or above a given one therefore takes at most two scans
+ * (find_free_class): the rest of its word, then the first non-empty word after it. The
+ * bitmap words sit at offset 0 of the control structure, so reaching one is a single load
+ * or store with a scaled index.
  *
  * Free lists. Each class has a circular doubly linked list through the blocks'
  * next_free/prev_free slots. Its head is a pair of words in `heads` that acts as a node
@@ -57,11 +56,13 @@
 /*
  * Branch layout for the bound: WORST_CASE(c) tells the compiler that the costlier side of
  * a test is the likely one, so that the longest path through malloc and free runs as a
- * straight line and the cheaper side pays the taken branch. (On Cortex-M a side laid out
- * of line costs an extra branch back; putting it on the cheap side lowers the worst case
- * by that much and leaves the others' counts as they were.)
+ * straight line and the cheaper side pays the taken branch. On Cortex-M, whose bounds are
+ * the ones stated (bench/cortex-m4/bounds.h), a side laid out of line costs an extra
+ * branch back, so this lowers the worst case by that much and leaves the other paths'
+ * counts as they were. Elsewhere the compiler's own layout, tuned for the common paths,
+ * is kept.
  */
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__arm__) && (defined(__GNUC__) || defined(__clang__))
 #define WORST_CASE(condition) __builtin_expect(!!(condition), 1)
 #else
 #define WORST_CASE(condition) (condition)
@@ -91,9 +92,12 @@ struct tlsf_heap {
     uint32_t class_bits[CLASS_WORDS]; /* first: see "Bitmaps" above */
     uint32_t word_bits;
 #if TLSF_STATS
+    /* alloc_count next to used_bytes: malloc updates both (one LDRD on Arm). free_count
+     * is kept apart from used_bytes, which free updates with it: as a pair, x86-64
+     * compilers turn the two scalar updates into eight vector instructions. */
+    size_t free_count;
     size_t alloc_count;
     size_t used_bytes; /* spans of allocated blocks (cached blocks count as free) */
-    size_t free_count;
     size_t peak_used_bytes;
     size_t failed_count;
 #endif
@@ -257,25 +261,19 @@ static inline TLSF_NO_ASAN unsigned list_index(tlsf_t heap, block_t *head) {
     return (unsigned)(((uintptr_t)head - (uintptr_t)list_head(heap, 0)) / (2 * sizeof(block_t *)));
 }
 
-/* Class `index`'s bit in its bitmap word: the top bit shifted right by index % 32 (see
- * "Bitmaps" at the top). */
+/* Class `index`'s bit in its bitmap word class_bits[index >> 5]. */
 static inline TLSF_NO_ASAN uint32_t class_bit(unsigned index) {
-    return (uint32_t)0x80000000u >> (index & 31u);
-}
-
-/* Bitmap word `word`'s bit in word_bits (word < CLASS_WORDS <= 32: no mask needed). */
-static inline TLSF_NO_ASAN uint32_t word_bit(unsigned word) {
-    return (uint32_t)0x80000000u >> word;
+    return bitmap_bit(index & 31u);
 }
 
 /* Record that class `index` has become empty if `emptied` is 1; change nothing if it is
- * 0, so that a caller may pass the test on instead of branching on it. The word's bit in
- * word_bits goes with its last class. */
+ * 0, so that a caller may pass the test on instead of branching on it. The word's
+ * position in word_bits goes with its last class. */
 static inline TLSF_NO_ASAN void bitmap_clear(tlsf_t heap, unsigned index, uint32_t emptied) {
     unsigned word = index >> 5;
-    uint32_t classes = heap->class_bits[word] & ~((emptied << 31) >> (index & 31u));
+    uint32_t classes = heap->class_bits[word] & ~bitmap_bit_if(index & 31u, emptied);
     heap->class_bits[word] = classes;
-    if (WORST_CASE(classes == 0)) heap->word_bits &= ~word_bit(word);
+    if (WORST_CASE(classes == 0)) heap->word_bits &= ~bitmap_bit(word);
 }
 
 /* Put a free block at the front of the list of class `index`. */
@@ -297,7 +295,7 @@ static inline TLSF_NO_ASAN void free_list_insert_at(tlsf_t heap, block_t *block,
     *slot_prev_free(first) = block;
     *slot_next_free(head) = block;
     heap->class_bits[word] = classes | bit;
-    heap->word_bits |= word_bit(word);
+    heap->word_bits |= bitmap_bit(word);
 }
 
 /* Put a free block at the front of the list of its class. */
@@ -329,22 +327,20 @@ static inline TLSF_NO_ASAN void free_list_replace(block_t *old, block_t *fresh) 
 /*
  * Find the first non-empty class at or above *index: store it in *index and return 1, or
  * return 0 if there is none. Two scans at most: the rest of index's bitmap word, then the
- * first non-empty word after it. Shifting a word left by a bit's distance from the top
- * drops the classes below it, so the count of leading zeros that follows is the distance
- * to the next non-empty class.
+ * first non-empty word after it (see "Bitmaps" at the top).
  */
 static inline TLSF_NO_ASAN int find_free_class(tlsf_t heap, unsigned *index) {
     unsigned word = *index >> 5;
-    uint32_t here = heap->class_bits[word] << (*index & 31u);
+    uint32_t here = bitmap_from(heap->class_bits[word], *index & 31u);
     uint32_t after;
     if (!WORST_CASE(here == 0)) {
-        *index += bits_clz32(here);
+        *index += bitmap_first(here);
         return 1;
     }
-    after = heap->word_bits & ((uint32_t)0x7FFFFFFFu >> word); /* the words after `word` */
+    after = heap->word_bits & bitmap_after(word);
     if (after == 0) return 0;
-    word = bits_clz32(after);
-    *index = (word << 5) + bits_clz32(heap->class_bits[word]);
+    word = bitmap_first(after);
+    *index = (word << 5) + bitmap_first(heap->class_bits[word]);
     return 1;
 }
 

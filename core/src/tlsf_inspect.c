@@ -48,8 +48,8 @@ TLSF_NO_ASAN size_t tlsf_alloc_overhead(void) {
 static TLSF_NO_ASAN size_t largest_in_lists(tlsf_t heap) {
     unsigned word, index;
     if (heap->word_bits == 0) return 0;
-    word = 31u - bits_ffs32(heap->word_bits); /* the last non-empty word: its lowest bit */
-    index = (word << 5) + 31u - bits_ffs32(heap->class_bits[word]);
+    word = bitmap_last(heap->word_bits);
+    index = (word << 5) + bitmap_last(heap->class_bits[word]);
     return class_lower_bound(index) - BLOCK_OVERHEAD;
 }
 
@@ -134,10 +134,11 @@ TLSF_NO_ASAN int tlsf_check(tlsf_t heap) {
     unsigned word, index;
     if (heap == NULL) return 1;
     /* No bit beyond the last word or the last class. */
-    if (CLASS_WORDS < 32) errors += (heap->word_bits << CLASS_WORDS) != 0;
-    if (LIST_COUNT % 32) errors += (heap->class_bits[CLASS_WORDS - 1] << (LIST_COUNT % 32)) != 0;
+    if (CLASS_WORDS < 32) errors += (heap->word_bits & bitmap_after(CLASS_WORDS - 1)) != 0;
+    if (LIST_COUNT % 32)
+        errors += (heap->class_bits[CLASS_WORDS - 1] & bitmap_after((LIST_COUNT - 1) % 32)) != 0;
     for (word = 0; word < CLASS_WORDS; ++word)
-        errors += ((heap->word_bits & word_bit(word)) != 0) != (heap->class_bits[word] != 0);
+        errors += ((heap->word_bits & bitmap_bit(word)) != 0) != (heap->class_bits[word] != 0);
     for (index = 0; index < LIST_COUNT; ++index)
         if (heap->class_bits[index >> 5] & class_bit(index)) errors += check_list(heap, index);
 #if TLSF_CACHE
