@@ -262,12 +262,19 @@
 #define TLSF_MIN_SPAN_BYTES                                                                        \
     TLSF_ROUND_UP_(TLSF_HEADER_BYTES + 2 * TLSF_WORD_BYTES_, TLSF_ALIGN_BYTES_)
 #define TLSF_ROWS_ (TLSF_MAX_BLOCK_LOG2 - TLSF_SL_INDEX_LOG2 - TLSF_ALIGN_LOG2 + 1)
-#define TLSF_CLASS_WORDS_ (((TLSF_ROWS_ << TLSF_SL_INDEX_LOG2) + 31) / 32)
+/* The control structure (core/src/tlsf_heap.h): bitmap words, the state words between them
+ * and the list heads, and the heads. The bitmaps cover every class plus the slots the
+ * words before the heads take (at most 34 bitmap words and the state, see FIRST_SLOT). */
+#define TLSF_STATE_WORDS_                                                                          \
+    (5 * TLSF_STATS + 4 + (TLSF_CHECKS >= 2) + TLSF_CACHE * ((2 << TLSF_SL_INDEX_LOG2) + 2))
+#define TLSF_CLASS_WORDS_                                                                          \
+    (((4 * 34 + TLSF_WORD_BYTES_ * TLSF_STATE_WORDS_) / (2 * TLSF_WORD_BYTES_) + 1 +               \
+      (TLSF_ROWS_ << TLSF_SL_INDEX_LOG2) + 31) /                                                   \
+     32)
 #define TLSF_CONTROL_BYTES                                                                         \
     TLSF_ROUND_UP_(TLSF_ROUND_UP_(4 * (1 + TLSF_CLASS_WORDS_), TLSF_WORD_BYTES_) +                 \
-                       TLSF_WORD_BYTES_ * (5 * TLSF_STATS + 4 + (TLSF_CHECKS >= 2) +               \
-                                           TLSF_CACHE * ((2 << TLSF_SL_INDEX_LOG2) + 2) +          \
-                                           2 * (TLSF_ROWS_ << TLSF_SL_INDEX_LOG2)),                \
+                       TLSF_WORD_BYTES_ *                                                          \
+                           (TLSF_STATE_WORDS_ + 2 * (TLSF_ROWS_ << TLSF_SL_INDEX_LOG2) + 1),       \
                    TLSF_ALIGN_BYTES_)
 #define TLSF_HEAP_MIN_BYTES (TLSF_CONTROL_BYTES + TLSF_POOL_OVERHEAD_BYTES + TLSF_MIN_SPAN_BYTES)
 

@@ -64,11 +64,11 @@ static inline TLSF_NO_ASAN void block_use_front(tlsf_t heap, block_t *block, siz
     stats_on_alloc(heap, span);
 }
 
-/* Find the first non-empty class at or above *index (as find_free_class); if there is
- * none, drain the cache (its blocks may merge into a large enough one) and search once
- * more. Returns 0 when the heap has no block large enough. */
-static inline TLSF_NO_ASAN int find_class_or_drain(tlsf_t heap, unsigned *index) {
-    return find_free_class(heap, index) || (cache_drain(heap) && find_free_class(heap, index));
+/* Find the first non-empty class at or above the one of slot *slot (as find_free_class); if there
+ * is none, drain the cache (its blocks may merge into a large enough one) and search once more.
+ * Returns 0 when the heap has no block large enough. */
+static inline TLSF_NO_ASAN int find_class_or_drain(tlsf_t heap, unsigned *slot) {
+    return find_free_class(heap, slot) || (cache_drain(heap) && find_free_class(heap, slot));
 }
 
 /*
@@ -86,15 +86,15 @@ static inline TLSF_NO_ASAN int find_class_or_drain(tlsf_t heap, unsigned *index)
 #define TLSF_LIST_PATH inline
 #endif
 
-/* malloc from the lists: the class `index` (span `span`) or the first non-empty class
+/* malloc from the lists: the class of slot `slot` (span `span`) or the first non-empty class
  * above it; a larger block is split. */
-static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, unsigned index,
+static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, unsigned slot,
                                                            size_t span) {
-    unsigned rest_index;
+    unsigned rest_slot;
     size_t have, rest;
     block_t *block;
-    if (!find_class_or_drain(heap, &index)) return alloc_failed(heap);
-    block = *slot_next_free(list_head(heap, index));
+    if (!find_class_or_drain(heap, &slot)) return alloc_failed(heap);
+    block = *slot_next_free(slot_head(heap, slot));
     /* A free block's flags are only BLOCK_FREE: its neighbours are in use, and
      * BLOCK_ALIGNED is only ever set on blocks in use. */
     have = word_span(*slot_size(block));
@@ -105,17 +105,17 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, unsigned
         block_t *tail = block_at(block, span);
         block_set_word(heap, tail, rest | BLOCK_FREE);
         *slot_prev_phys(block_at(tail, rest)) = tail; /* its PREV_FREE flag is still set */
-        rest_index = class_of_span(rest);
-        if (!WORST_CASE(rest_index != index)) {
+        rest_slot = slot_of_span(rest);
+        if (!WORST_CASE(rest_slot != slot)) {
             free_list_replace(block, tail);
         } else {
-            free_list_pop(heap, index, block);
-            free_list_insert_at(heap, tail, rest_index);
+            free_list_pop(heap, slot, block);
+            free_list_insert_at(heap, tail, rest_slot);
         }
     } else {
         /* The leftover could never be allocated on its own: the user gets it too. */
         block_t *next = block_at(block, have);
-        free_list_pop(heap, index, block);
+        free_list_pop(heap, slot, block);
         span = have;
         block_set_exempt_flags(next, *slot_size(next) & ~(size_t)BLOCK_PREV_FREE);
     }
@@ -125,15 +125,15 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, unsigned
 }
 
 TLSF_NO_ASAN void *tlsf_malloc(tlsf_t heap, size_t bytes) {
-    unsigned index;
+    unsigned slot;
     size_t span;
     block_t *block;
     /* The class first: for a request above MAX_REQUEST it is meaningless but harmless (the
      * sum wraps in unsigned arithmetic), and the test below refuses it. */
-    span = class_round_up(request_last(bytes), &index);
+    span = class_round_up(request_last(bytes), &slot);
     if (!heap_usable(heap) || bytes > MAX_REQUEST) return alloc_failed(heap);
-    block = cache_take(heap, index, span);
-    if (block == NULL) return malloc_from_lists(heap, index, span);
+    block = cache_take(heap, slot, span);
+    if (block == NULL) return malloc_from_lists(heap, slot, span);
     stats_on_alloc(heap, span);
     return block_hand_out(block);
 }
@@ -156,7 +156,7 @@ static TLSF_NO_ASAN unsigned natural_alignment_log2(uintptr_t address, unsigned 
 }
 
 TLSF_NO_ASAN void *tlsf_memalign_offset(tlsf_t heap, size_t align, size_t bytes, size_t offset) {
-    unsigned index;
+    unsigned slot;
     size_t want, room, have, gap, flags = BLOCK_ALIGNED;
     block_t *block;
     uintptr_t first, target;
@@ -170,15 +170,15 @@ TLSF_NO_ASAN void *tlsf_memalign_offset(tlsf_t heap, size_t align, size_t bytes,
     if ((offset & (TLSF_ALIGN - 1)) || align > MAX_SPAN || bytes > MAX_REQUEST - TLSF_WORD)
         return alloc_failed(heap);
     /* One more word records the alignment for realloc (see slot_alignment_log2). */
-    want = class_round_up(request_last(bytes + TLSF_WORD), &index);
+    want = class_round_up(request_last(bytes + TLSF_WORD), &slot);
     /* Room for the block plus the largest leading gap: a gap is 0 or at least MIN_SPAN
      * (it must become a free block), so it is below align + MIN_SPAN. */
     room = want + align + MIN_SPAN - TLSF_ALIGN;
     if (room > TOP_CLASS_SPAN) return alloc_failed(heap);
-    class_round_up(room - 1, &index);
-    if (!find_class_or_drain(heap, &index)) return alloc_failed(heap);
-    block = *slot_next_free(list_head(heap, index));
-    free_list_pop(heap, index, block);
+    class_round_up(room - 1, &slot);
+    if (!find_class_or_drain(heap, &slot)) return alloc_failed(heap);
+    block = *slot_next_free(slot_head(heap, slot));
+    free_list_pop(heap, slot, block);
     have = word_span(*slot_size(block));
 
     /* The smallest gap that puts user pointer + offset on a multiple of align. */
@@ -354,7 +354,7 @@ static TLSF_NO_ASAN void *realloc_move(tlsf_t heap, void *ptr, size_t bytes, siz
 TLSF_NO_ASAN void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
     block_t *block;
     size_t word, have, want, record = 0, extra;
-    unsigned index;
+    unsigned slot;
     if (ptr == NULL) return tlsf_malloc(heap, bytes);
     if (bytes == 0) {
         tlsf_free(heap, ptr);
@@ -367,7 +367,7 @@ TLSF_NO_ASAN void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
     extra = (word & BLOCK_ALIGNED) ? TLSF_WORD : 0;
     if (bytes > MAX_REQUEST - extra) return alloc_failed(heap);
     if (extra) record = *slot_alignment_log2(block, have);
-    want = class_round_up(request_last(bytes + extra), &index);
+    want = class_round_up(request_last(bytes + extra), &slot);
 
     if (want > have) {
         block_t *next = block_at(block, have);

@@ -30,14 +30,19 @@ static inline TLSF_NO_ASAN unsigned bits_ffs32(uint32_t word) {
     return (unsigned)__builtin_ctz(word);
 }
 
+/* The number of zero bits above the highest set bit of a non-zero size. */
+static inline TLSF_NO_ASAN unsigned bits_clz_size(size_t size) {
+#if SIZE_MAX > UINT_MAX
+    return (unsigned)__builtin_clzll((unsigned long long)size) -
+           (unsigned)(sizeof(unsigned long long) * CHAR_BIT - TLSF_PTR_BITS);
+#else
+    return (unsigned)__builtin_clz((unsigned)size);
+#endif
+}
+
 /* Index of the highest set bit of a non-zero size. */
 static inline TLSF_NO_ASAN unsigned bits_fls_size(size_t size) {
-#if SIZE_MAX > UINT_MAX
-    return (unsigned)(sizeof(unsigned long long) * CHAR_BIT - 1u) -
-           (unsigned)__builtin_clzll((unsigned long long)size);
-#else
-    return 31u - (unsigned)__builtin_clz((unsigned)size);
-#endif
+    return (TLSF_PTR_BITS - 1u) - bits_clz_size(size);
 }
 
 #else /* portable fallback: five or six fixed steps, no data-dependent loop */
@@ -66,6 +71,10 @@ static inline TLSF_NO_ASAN unsigned bits_fls_size(size_t size) {
 #else
     return bits_fls32((uint32_t)size);
 #endif
+}
+
+static inline TLSF_NO_ASAN unsigned bits_clz_size(size_t size) {
+    return (TLSF_PTR_BITS - 1u) - bits_fls_size(size);
 }
 
 #endif /* TLSF_USE_BUILTIN_BITSCAN */

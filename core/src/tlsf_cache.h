@@ -43,12 +43,13 @@
 TLSF_NO_ASAN int tlsf_cache_drain(tlsf_t heap);
 
 /*
- * malloc's first step: the last cached block of class `index`, whose span is `span`, taken
- * off its stack and marked in use again, or NULL when the class is not cached or its stack
- * is empty.
+ * malloc's first step: the last cached block of the class of slot `slot`, whose span is `span`,
+ * taken off its stack and marked in use again, or NULL when the class is not cached or its stack is
+ * empty.
  */
-static inline TLSF_NO_ASAN block_t *cache_take(tlsf_t heap, unsigned index, size_t span) {
+static inline TLSF_NO_ASAN block_t *cache_take(tlsf_t heap, unsigned slot, size_t span) {
 #if TLSF_CACHE
+    unsigned index = slot - FIRST_SLOT;
     block_t *block;
     if (index >= CACHE_CLASSES) return NULL;
     block = heap->cache.top[index];
@@ -59,7 +60,7 @@ static inline TLSF_NO_ASAN block_t *cache_take(tlsf_t heap, unsigned index, size
     return block;
 #else
     (void)heap;
-    (void)index;
+    (void)slot;
     (void)span;
     return NULL;
 #endif

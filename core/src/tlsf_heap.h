@@ -7,21 +7,28 @@
  * into SL_COUNT equal classes. Class index = row * SL_COUNT + column; it is computed with
  * one "highest set bit" and no branch (class_of_span).
  *
- * Bitmaps. The classes are numbered 0 .. LIST_COUNT-1 and taken 32 at a time: class i is
- * position i % 32 of class_bits[i / 32] (positions: tlsf_bits.h; on Arm position 0 is the
- * top bit, so that a scan is one CLZ). A position is set exactly when its class's list is
- * non-empty, and position w of word_bits exactly when class_bits[w] is non-zero. Finding
- * the first non-empty class at or above a given one therefore takes at most two scans
- * (find_free_class): the rest of its word, then the first non-empty word after it. The
- * bitmap words sit at offset 0 of the control structure, so reaching one is a single load
- * or store with a scaled index.
+ * Slots. Class i's list head is a pair of words at a fixed place in the control
+ * structure; its slot is FIRST_SLOT + i, where FIRST_SLOT is chosen so that the head node
+ * of slot s (see "Free lists") is exactly heap + s * HEAD_BYTES. So a head's address is
+ * one shifted add from its slot and back, and the bitmaps are numbered by slot: going
+ * from a head to its bitmap position, or from a found position to its head, takes no
+ * further arithmetic (the constant FIRST_SLOT folds into the class computations).
+ *
+ * Bitmaps. Slots are taken 32 at a time: slot s is position s % 32 of
+ * class_bits[s / 32] (positions: tlsf_bits.h; on Arm position 0 is the top bit, so that a
+ * scan is one CLZ). A position is set exactly when its class's list is non-empty (slots
+ * below FIRST_SLOT, which are no class's, are never set), and position w of word_bits
+ * exactly when class_bits[w] is non-zero. Finding the first non-empty class at or above a
+ * given one therefore takes at most two scans (find_free_class): the rest of its word,
+ * then the first non-empty word after it. The bitmap words sit at offset 0 of the control
+ * structure, so reaching one is a single load or store with a scaled index.
  *
  * Free lists. Each class has a circular doubly linked list through the blocks'
  * next_free/prev_free slots. Its head is a pair of words in `heads` that acts as a node
  * of the list (a "pseudo-block" whose link slots are that pair). Because the head is a
  * node, unlinking any block is two stores with no special case, and the list just became
  * empty exactly when the unlinked block's two neighbours are the same node - the head,
- * whose class is then known from its address. A head's words are used only while its
+ * whose slot is then known from its address. A head's words are used only while its
  * bitmap bit is set (TLSF_BRANCHLESS_LISTS may read a stale one, then discard it), so
  * creating a heap does not need to initialise the heads.
  */
@@ -42,8 +49,8 @@
 #define SMALL_SPAN ((size_t)1 << FL_SHIFT)
 #define ROW_COUNT (TLSF_MAX_BLOCK_LOG2 - FL_SHIFT + 1)
 #define LIST_COUNT (ROW_COUNT * SL_COUNT)
-/* The bitmap words: 32 classes each. */
-#define CLASS_WORDS ((LIST_COUNT + 31u) / 32u)
+/* The bitmap words (see "Bitmaps" and FIRST_SLOT). */
+#define CLASS_WORDS ((unsigned)TLSF_CLASS_WORDS_)
 /* Every span stays below this. */
 #define MAX_SPAN (((size_t)1 << TLSF_MAX_BLOCK_LOG2) - TLSF_ALIGN)
 /* The smallest span of the highest class: the largest span a request may round up to. */
@@ -111,24 +118,40 @@ struct tlsf_heap {
 #if TLSF_CACHE
     struct tlsf_cache cache;
 #endif
-    /* heads[2 * i] and heads[2 * i + 1]: next_free and prev_free of class i's head node.
-     * Valid only while the class's bitmap bit is set. The fields above give the head
-     * pseudo-blocks room for their (never used) prev_phys and size words. */
-    block_t *heads[2 * LIST_COUNT];
+    /* The link words of the head nodes (list_head): two per class, valid only while the
+     * class's bitmap bit is set, plus one so that the first head can start at a multiple
+     * of HEAD_BYTES. The fields above give the head pseudo-blocks room for their (never
+     * used) prev_phys and size words. */
+    block_t *heads[2 * LIST_COUNT + 1];
 };
+
+/* The size of a head node's pair of link words, and the slot of class 0 (see "Slots"):
+ * the first multiple of HEAD_BYTES at which a head node's link words fall inside heads. */
+#define HEAD_BYTES (2 * sizeof(block_t *))
+#define FIRST_SLOT                                                                                 \
+    ((unsigned)((offsetof(struct tlsf_heap, heads) - HEADER_SIZE + HEAD_BYTES - 1) / HEAD_BYTES))
+/* slot_of_span and class_round_up compute a slot as column + SLOT_BASE - (zeros << SL),
+ * where zeros counts the leading zero bits of the span: the slot is
+ * ((shift - TLSF_ALIGN_LOG2) << SL) + column + FIRST_SLOT with shift = the index of the
+ * highest bit - SL, and every constant of that sum gathered here (so that on Arm it is one
+ * subtract of a shifted register and one add). */
+#define SLOT_BASE                                                                                  \
+    (FIRST_SLOT +                                                                                  \
+     ((TLSF_PTR_BITS - 1u - TLSF_SL_INDEX_LOG2 - TLSF_ALIGN_LOG2) << TLSF_SL_INDEX_LOG2))
+typedef char tlsf_check_slots[(FIRST_SLOT + LIST_COUNT <= 32 * CLASS_WORDS) ? 1 : -1];
 
 /* ---- Size classes ---- */
 
-/* The class a free block of this span belongs to: its span is at least the class's
- * lower bound and below the next class's. */
+/* The slot of the class a free block of this span belongs to: its span is at least the
+ * class's lower bound and below the next class's. */
 static inline TLSF_NO_ASAN unsigned class_shift(size_t span) {
     return bits_fls_size(span | SMALL_SPAN) - TLSF_SL_INDEX_LOG2;
 }
-static inline TLSF_NO_ASAN unsigned class_of_span(size_t span) {
-    unsigned shift = class_shift(span);
-    return ((shift - TLSF_ALIGN_LOG2) << TLSF_SL_INDEX_LOG2) + (unsigned)(span >> shift);
+static inline TLSF_NO_ASAN unsigned slot_of_span(size_t span) {
+    unsigned zeros = bits_clz_size(span | SMALL_SPAN);
+    return (unsigned)(span >> (TLSF_PTR_BITS - 1u - TLSF_SL_INDEX_LOG2 - zeros)) + SLOT_BASE -
+           (zeros << TLSF_SL_INDEX_LOG2);
 }
-
 /* Are spans `smaller` <= `larger` in the same class? Class bounds of `larger`'s row are
  * multiples of 1 << class_shift(larger), so yes exactly when no bit at or above that shift
  * differs. (Used to leave a block in its list when it grows or shrinks within its class.) */
@@ -139,7 +162,7 @@ static inline TLSF_NO_ASAN int same_class(size_t smaller, size_t larger) {
 /*
  * The span for a request whose block must reach `last` bytes past its start (user bytes
  * plus the size word, minus one), rounded up to the lower bound of its class ("good fit");
- * that class is returned in *index. Every block in that class or above is large enough,
+ * that class's slot is returned in *slot. Every block in that class or above is large enough,
  * so the first block of the first non-empty list found will do. Bounds of classes are
  * multiples of 1 << shift, so (last >> shift) + 1 is the rounded-up column (plus SL_COUNT
  * above row 0). When it carries into the next power of two it becomes 2 * SL_COUNT, which
@@ -148,13 +171,13 @@ static inline TLSF_NO_ASAN int same_class(size_t smaller, size_t larger) {
  * power of two, and there the carry gives the same class and span.) The result is a
  * multiple of TLSF_ALIGN because shift >= TLSF_ALIGN_LOG2.
  */
-static inline TLSF_NO_ASAN size_t class_round_up(size_t last, unsigned *index) {
-    unsigned shift = bits_fls_size(last | SMALL_SPAN) - TLSF_SL_INDEX_LOG2;
+static inline TLSF_NO_ASAN size_t class_round_up(size_t last, unsigned *slot) {
+    unsigned zeros = bits_clz_size(last | SMALL_SPAN);
+    unsigned shift = TLSF_PTR_BITS - 1u - TLSF_SL_INDEX_LOG2 - zeros;
     size_t column = (last >> shift) + 1;
-    *index = ((shift - TLSF_ALIGN_LOG2) << TLSF_SL_INDEX_LOG2) + (unsigned)column;
+    *slot = (unsigned)column + SLOT_BASE - (zeros << TLSF_SL_INDEX_LOG2);
     return column << shift;
 }
-
 /* The smallest span of class `index`. */
 static inline TLSF_NO_ASAN size_t class_lower_bound(unsigned index) {
     unsigned row = index >> TLSF_SL_INDEX_LOG2;
@@ -249,58 +272,56 @@ static inline TLSF_NO_ASAN int block_header_intact(tlsf_t heap, block_t *block) 
 
 /* ---- Free lists ---- */
 
-/* The head node of class `index`, seen as a block whose link slots are its two words.
- * (Computed from the byte offset so that it folds into one add and load offsets.) */
+/* The head node of slot `slot`, seen as a block whose link slots are its two words. */
+static inline TLSF_NO_ASAN block_t *slot_head(tlsf_t heap, unsigned slot) {
+    return (block_t *)(void *)((char *)heap + (size_t)slot * HEAD_BYTES);
+}
+
+/* The head node of class `index`. */
 static inline TLSF_NO_ASAN block_t *list_head(tlsf_t heap, unsigned index) {
-    return (block_t *)(void *)((char *)heap + offsetof(struct tlsf_heap, heads) - HEADER_SIZE +
-                               (size_t)index * (2 * sizeof(block_t *)));
+    return slot_head(heap, index + FIRST_SLOT);
 }
 
-/* The class whose head node is `head`. */
-static inline TLSF_NO_ASAN unsigned list_index(tlsf_t heap, block_t *head) {
-    return (unsigned)(((uintptr_t)head - (uintptr_t)list_head(heap, 0)) / (2 * sizeof(block_t *)));
+/* The slot whose head node is `head`. */
+static inline TLSF_NO_ASAN unsigned head_slot(tlsf_t heap, block_t *head) {
+    return (unsigned)(((uintptr_t)head - (uintptr_t)heap) / HEAD_BYTES);
 }
 
-/* Class `index`'s bit in its bitmap word class_bits[index >> 5]. */
-static inline TLSF_NO_ASAN uint32_t class_bit(unsigned index) {
-    return bitmap_bit(index & 31u);
+/* Record that slot `slot`'s list has become empty if `emptied` is 1; change nothing if
+ * it is 0, so that a caller may pass the test on instead of branching on it. The word's
+ * position in word_bits goes with its last slot. */
+static inline TLSF_NO_ASAN void bitmap_clear(tlsf_t heap, unsigned slot, uint32_t emptied) {
+    unsigned word = slot >> 5;
+    uint32_t slots = heap->class_bits[word] & ~bitmap_bit_if(slot & 31u, emptied);
+    heap->class_bits[word] = slots;
+    if (WORST_CASE(slots == 0)) heap->word_bits &= ~bitmap_bit(word);
 }
 
-/* Record that class `index` has become empty if `emptied` is 1; change nothing if it is
- * 0, so that a caller may pass the test on instead of branching on it. The word's
- * position in word_bits goes with its last class. */
-static inline TLSF_NO_ASAN void bitmap_clear(tlsf_t heap, unsigned index, uint32_t emptied) {
-    unsigned word = index >> 5;
-    uint32_t classes = heap->class_bits[word] & ~bitmap_bit_if(index & 31u, emptied);
-    heap->class_bits[word] = classes;
-    if (WORST_CASE(classes == 0)) heap->word_bits &= ~bitmap_bit(word);
-}
-
-/* Put a free block at the front of the list of class `index`. */
-static inline TLSF_NO_ASAN void free_list_insert_at(tlsf_t heap, block_t *block, unsigned index) {
-    unsigned word = index >> 5;
-    uint32_t bit = class_bit(index);
-    uint32_t classes = heap->class_bits[word];
-    block_t *head = list_head(heap, index);
+/* Put a free block at the front of the list of slot `slot`. */
+static inline TLSF_NO_ASAN void free_list_insert_at(tlsf_t heap, block_t *block, unsigned slot) {
+    unsigned word = slot >> 5;
+    uint32_t bit = bitmap_bit(slot & 31u);
+    uint32_t slots = heap->class_bits[word];
+    block_t *head = slot_head(heap, slot);
     /* An empty list's head words are stale: the head is then its own neighbour. */
     block_t *first;
     if (TLSF_BRANCHLESS_LISTS) {
         block_t *stale_or_first = *slot_next_free(head); /* read either way, then chosen */
-        first = (classes & bit) ? stale_or_first : head;
+        first = (slots & bit) ? stale_or_first : head;
     } else {
-        first = (classes & bit) ? *slot_next_free(head) : head;
+        first = (slots & bit) ? *slot_next_free(head) : head;
     }
     *slot_next_free(block) = first;
     *slot_prev_free(block) = head;
     *slot_prev_free(first) = block;
     *slot_next_free(head) = block;
-    heap->class_bits[word] = classes | bit;
+    heap->class_bits[word] = slots | bit;
     heap->word_bits |= bitmap_bit(word);
 }
 
 /* Put a free block at the front of the list of its class. */
 static inline TLSF_NO_ASAN void free_list_insert(tlsf_t heap, block_t *block, size_t span) {
-    free_list_insert_at(heap, block, class_of_span(span));
+    free_list_insert_at(heap, block, slot_of_span(span));
 }
 
 /* Unlink a free block from whichever list holds it. */
@@ -310,7 +331,7 @@ static inline TLSF_NO_ASAN void free_list_remove(tlsf_t heap, block_t *block) {
     *slot_prev_free(next) = prev;
     *slot_next_free(prev) = next;
     if (WORST_CASE(next == prev)) /* only the head is left */
-        bitmap_clear(heap, list_index(heap, prev), 1);
+        bitmap_clear(heap, head_slot(heap, prev), 1);
 }
 
 /* Let `fresh` take the list place of free block `old`, whose class it shares: no bitmap
@@ -325,34 +346,34 @@ static inline TLSF_NO_ASAN void free_list_replace(block_t *old, block_t *fresh) 
 }
 
 /*
- * Find the first non-empty class at or above *index: store it in *index and return 1, or
- * return 0 if there is none. Two scans at most: the rest of index's bitmap word, then the
- * first non-empty word after it (see "Bitmaps" at the top).
+ * Find the first non-empty class at or above the one of slot *slot: store its slot in
+ * *slot and return 1, or return 0 if there is none. Two scans at most: the rest of the
+ * slot's bitmap word, then the first non-empty word after it (see "Bitmaps" at the top).
  */
-static inline TLSF_NO_ASAN int find_free_class(tlsf_t heap, unsigned *index) {
-    unsigned word = *index >> 5;
-    uint32_t here = bitmap_from(heap->class_bits[word], *index & 31u);
+static inline TLSF_NO_ASAN int find_free_class(tlsf_t heap, unsigned *slot) {
+    unsigned word = *slot >> 5;
+    uint32_t here = bitmap_from(heap->class_bits[word], *slot & 31u);
     uint32_t after;
     if (!WORST_CASE(here == 0)) {
-        *index += bitmap_first(here);
+        *slot += bitmap_first(here);
         return 1;
     }
     after = heap->word_bits & bitmap_after(word);
     if (after == 0) return 0;
     word = bitmap_first(after);
-    *index = (word << 5) + bitmap_first(heap->class_bits[word]);
+    *slot = (word << 5) + bitmap_first(heap->class_bits[word]);
     return 1;
 }
 
-/* Unlink the first block of class `index`'s list (it is `block`). */
-static inline TLSF_NO_ASAN void free_list_pop(tlsf_t heap, unsigned index, block_t *block) {
-    block_t *head = list_head(heap, index);
+/* Unlink the first block of slot `slot`'s list (it is `block`). */
+static inline TLSF_NO_ASAN void free_list_pop(tlsf_t heap, unsigned slot, block_t *block) {
+    block_t *head = slot_head(heap, slot);
     block_t *next = *slot_next_free(block);
     *slot_next_free(head) = next;
     *slot_prev_free(next) = head;
     /* With TLSF_BRANCHLESS_LISTS the test is passed on rather than branched on. */
     if (TLSF_BRANCHLESS_LISTS || WORST_CASE(next == head))
-        bitmap_clear(heap, index, (uint32_t)(next == head));
+        bitmap_clear(heap, slot, (uint32_t)(next == head));
 }
 
 /* ---- Statistics ---- */

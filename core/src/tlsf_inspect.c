@@ -49,7 +49,7 @@ static TLSF_NO_ASAN size_t largest_in_lists(tlsf_t heap) {
     unsigned word, index;
     if (heap->word_bits == 0) return 0;
     word = bitmap_last(heap->word_bits);
-    index = (word << 5) + bitmap_last(heap->class_bits[word]);
+    index = (word << 5) + bitmap_last(heap->class_bits[word]) - FIRST_SLOT;
     return class_lower_bound(index) - BLOCK_OVERHEAD;
 }
 
@@ -123,7 +123,7 @@ static TLSF_NO_ASAN int check_list(tlsf_t heap, unsigned index) {
             errors++;
             continue;
         }
-        errors += class_of_span(span) != index;
+        errors += slot_of_span(span) != index + FIRST_SLOT;
         errors += !(*slot_size(after) & BLOCK_PREV_FREE) || *slot_prev_phys(after) != block;
     }
     return errors + (*slot_prev_free(head) != prev);
@@ -131,16 +131,19 @@ static TLSF_NO_ASAN int check_list(tlsf_t heap, unsigned index) {
 
 TLSF_NO_ASAN int tlsf_check(tlsf_t heap) {
     int errors = 0;
-    unsigned word, index;
+    unsigned word, slot;
     if (heap == NULL) return 1;
-    /* No bit beyond the last word or the last class. */
-    if (CLASS_WORDS < 32) errors += (heap->word_bits & bitmap_after(CLASS_WORDS - 1)) != 0;
-    if (LIST_COUNT % 32)
-        errors += (heap->class_bits[CLASS_WORDS - 1] & bitmap_after((LIST_COUNT - 1) % 32)) != 0;
     for (word = 0; word < CLASS_WORDS; ++word)
         errors += ((heap->word_bits & bitmap_bit(word)) != 0) != (heap->class_bits[word] != 0);
-    for (index = 0; index < LIST_COUNT; ++index)
-        if (heap->class_bits[index >> 5] & class_bit(index)) errors += check_list(heap, index);
+    if (CLASS_WORDS < 32) errors += (heap->word_bits & bitmap_after(CLASS_WORDS - 1)) != 0;
+    /* Every set position is a class's slot; each such list is checked. */
+    for (slot = 0; slot < 32 * CLASS_WORDS; ++slot) {
+        if (!(heap->class_bits[slot >> 5] & bitmap_bit(slot & 31u))) continue;
+        if (slot < FIRST_SLOT || slot >= FIRST_SLOT + LIST_COUNT)
+            errors++;
+        else
+            errors += check_list(heap, slot - FIRST_SLOT);
+    }
 #if TLSF_CACHE
     errors += tlsf_cache_check(heap);
 #endif
