@@ -174,6 +174,19 @@
 #endif
 
 /*
+ * TLSF_SMALL_CODE: 1 chooses the smallest code over the shortest common paths. A split or
+ * merge whose block stays in the same size class then unlinks it and links it again
+ * (instead of letting the new block take the old one's list place), and taking the first
+ * block of a list is an ordinary unlink. Every call keeps its bound (the worst paths are
+ * the ones that change class, which both settings take alike); common paths get a few
+ * instructions longer. Measured with bench/cortex-m4/run-counts.sh ("size" configuration,
+ * README). Default 0. Not part of the configuration tag: it changes no layout.
+ */
+#ifndef TLSF_SMALL_CODE
+#define TLSF_SMALL_CODE 0
+#endif
+
+/*
  * TLSF_DEFAULT_ERROR_HANDLER: what happens when a heap detects misuse (see TLSF_CHECKS and
  * tlsf_error_handler_t in tlsf.h) and no handler is installed.
  *   0  the call that detected it does nothing further, silently. The core then needs no C

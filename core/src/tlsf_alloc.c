@@ -50,7 +50,7 @@ static TLSF_NO_ASAN void *alloc_failed(tlsf_t heap) {
 static inline TLSF_NO_ASAN void block_use_front(tlsf_t heap, block_t *block, size_t have,
                                                 size_t span, size_t flags) {
     size_t rest = have - span;
-    if (rest >= MIN_SPAN) {
+    if (WORST_CASE(rest >= MIN_SPAN)) {
         block_t *tail = block_at(block, span);
         block_set_word(heap, tail, rest | BLOCK_FREE);
         *slot_prev_phys(block_at(tail, rest)) = tail; /* its PREV_FREE flag is still set */
@@ -98,6 +98,11 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, unsigned
     /* A free block's flags are only BLOCK_FREE: its neighbours are in use, and
      * BLOCK_ALIGNED is only ever set on blocks in use. */
     have = word_span(*slot_size(block));
+    if (TLSF_SMALL_CODE) { /* one split for malloc and memalign */
+        free_list_pop(heap, slot, block);
+        block_use_front(heap, block, have, span, 0);
+        return block_hand_out(block);
+    }
     rest = have - span;
     if (WORST_CASE(rest >= MIN_SPAN)) {
         /* Split; the rest stays free. If it is still of the block's class (a small piece
@@ -252,9 +257,15 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void block_release(tlsf_t heap, block_t *bloc
     if (WORST_CASE(word & BLOCK_PREV_FREE)) {
         /* Merge into the free block before; it keeps its list place if its class holds. */
         block_t *prev = *slot_prev_phys(block);
-        size_t prev_span = word_span(*slot_size(prev));
-#if TLSF_CHECKS >= 1
-        block_set_word(heap, block, word | BLOCK_FREE); /* a second free of ptr is caught */
+        size_t prev_word = *slot_size(prev), prev_span = word_span(prev_word);
+        /* The block's header now lies inside a free block; it must say "free" so that a
+         * second free of ptr is caught as a double free. Sealed headers get a sealed word;
+         * otherwise any word with BLOCK_FREE will do, and the previous block's, just read,
+         * costs no instruction to make. */
+#if TLSF_CHECKS >= 2
+        block_set_word(heap, block, word | BLOCK_FREE);
+#elif TLSF_CHECKS >= 1
+        block_set_exempt_flags(block, prev_word);
 #endif
         span += prev_span;
         if (WORST_CASE(next_word & BLOCK_FREE)) {
@@ -263,7 +274,7 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void block_release(tlsf_t heap, block_t *bloc
         } else {
             tell_next_prev_free(next, next_word);
         }
-        if (!WORST_CASE(!same_class(prev_span, span))) {
+        if (!TLSF_SMALL_CODE && !WORST_CASE(!same_class(prev_span, span))) {
             mark_free(heap, prev, span);
             return;
         }
@@ -273,7 +284,7 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void block_release(tlsf_t heap, block_t *bloc
         /* Absorb the free block after; take its list place if its class holds. */
         size_t next_span = word_span(next_word);
         span += next_span;
-        if (same_class(next_span, span)) {
+        if (!TLSF_SMALL_CODE && same_class(next_span, span)) {
             free_list_replace(next, block);
             mark_free(heap, block, span);
             return;

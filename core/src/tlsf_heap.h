@@ -365,10 +365,16 @@ static inline TLSF_NO_ASAN int find_free_class(tlsf_t heap, unsigned *slot) {
     return 1;
 }
 
-/* Unlink the first block of slot `slot`'s list (it is `block`). */
+/* Unlink the first block of slot `slot`'s list (it is `block`): free_list_remove, knowing
+ * the block's list (with TLSF_SMALL_CODE, free_list_remove itself). */
 static inline TLSF_NO_ASAN void free_list_pop(tlsf_t heap, unsigned slot, block_t *block) {
     block_t *head = slot_head(heap, slot);
-    block_t *next = *slot_next_free(block);
+    block_t *next;
+    if (TLSF_SMALL_CODE) {
+        free_list_remove(heap, block);
+        return;
+    }
+    next = *slot_next_free(block);
     *slot_next_free(head) = next;
     *slot_prev_free(next) = head;
     /* With TLSF_BRANCHLESS_LISTS the test is passed on rather than branched on. */
