@@ -72,28 +72,33 @@ static inline TLSF_NO_ASAN int find_class_or_drain(tlsf_t heap, unsigned *slot) 
 }
 
 /*
- * With the front cache on x86, the list paths run out of line (TLSF_LIST_PATH): a cache hit
- * then runs in a function that saves no registers, which the list paths' register pressure
- * would otherwise make every call pay (12 instructions per malloc and 13 per free on
- * x86-64, where each saved register is a push and a pop). On Arm a whole register list is
- * saved by one push and restored by one pop, and the call would lengthen the list paths,
- * so they stay inline there, as everywhere without the cache.
+ * With the front cache, the list paths run out of line (TLSF_LIST_PATH), reached by a tail
+ * call: a cache hit then runs in a function that saves no registers, which the list
+ * paths' register pressure would otherwise make every call pay (on x86-64 12 instructions
+ * per malloc and 13 per free, each saved register a push and a pop; on Cortex-M a push,
+ * a pop and the stack adjustments). The list paths pay one branch for it. Without the
+ * cache they stay inline.
  */
-#if TLSF_CACHE && (defined(__x86_64__) || defined(__i386__)) &&                                    \
-    (defined(__GNUC__) || defined(__clang__))
+#if defined(__GNUC__) || defined(__clang__)
+#if TLSF_CACHE
 #define TLSF_LIST_PATH __attribute__((noinline))
+#else
+#define TLSF_LIST_PATH inline __attribute__((always_inline))
+#endif
 #else
 #define TLSF_LIST_PATH inline
 #endif
 
-/* malloc from the lists: the class of slot `slot` (span `span`) or the first non-empty class
+/* malloc from the lists: a block of the request's class or of the first non-empty class
  * above it; a larger block is split. */
-static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, unsigned slot,
-                                                           size_t span) {
-    unsigned rest_slot;
-    size_t have, rest;
+static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, size_t bytes) {
+    unsigned slot, rest_slot;
+    size_t span, have, rest;
     block_t *block;
-    if (!find_class_or_drain(heap, &slot)) return alloc_failed(heap);
+    /* The class first: for a request above MAX_REQUEST it is meaningless but harmless (the
+     * sum wraps in unsigned arithmetic), and the test below refuses it. */
+    span = class_round_up(request_last(bytes), &slot);
+    if (bytes > MAX_REQUEST || !find_class_or_drain(heap, &slot)) return alloc_failed(heap);
     block = *slot_next_free(slot_head(heap, slot));
     /* A free block's flags are only BLOCK_FREE: its neighbours are in use, and
      * BLOCK_ALIGNED is only ever set on blocks in use. */
@@ -130,15 +135,11 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, unsigned
 }
 
 TLSF_NO_ASAN void *tlsf_malloc(tlsf_t heap, size_t bytes) {
-    unsigned slot;
-    size_t span;
     block_t *block;
-    /* The class first: for a request above MAX_REQUEST it is meaningless but harmless (the
-     * sum wraps in unsigned arithmetic), and the test below refuses it. */
-    span = class_round_up(request_last(bytes), &slot);
-    if (!heap_usable(heap) || bytes > MAX_REQUEST) return alloc_failed(heap);
-    block = cache_take(heap, slot, span);
-    if (block == NULL) return malloc_from_lists(heap, slot, span);
+    size_t span;
+    if (!heap_usable(heap)) return alloc_failed(heap);
+    block = cache_take(heap, bytes, &span);
+    if (block == NULL) return malloc_from_lists(heap, bytes);
     stats_on_alloc(heap, span);
     return block_hand_out(block);
 }

@@ -43,24 +43,29 @@
 TLSF_NO_ASAN int tlsf_cache_drain(tlsf_t heap);
 
 /*
- * malloc's first step: the last cached block of the class of slot `slot`, whose span is `span`,
- * taken off its stack and marked in use again, or NULL when the class is not cached or its stack is
- * empty.
+ * malloc's first step: for a request of `bytes` whose class is cached, the last cached
+ * block of that class, taken off its stack and marked in use again, with its span in
+ * *span; otherwise NULL. The exact classes need no bit scan: a request's span is its
+ * bytes plus the header rounded up to TLSF_ALIGN (at least MIN_SPAN), and the class index
+ * is that span over TLSF_ALIGN; the size test comes first, so no sum wraps.
  */
-static inline TLSF_NO_ASAN block_t *cache_take(tlsf_t heap, unsigned slot, size_t span) {
+static inline TLSF_NO_ASAN block_t *cache_take(tlsf_t heap, size_t bytes, size_t *span) {
 #if TLSF_CACHE
-    unsigned index = slot - FIRST_SLOT;
+    size_t index;
     block_t *block;
-    if (index >= CACHE_CLASSES) return NULL;
+    if (bytes >= CACHE_SPAN_LIMIT - (BLOCK_OVERHEAD + TLSF_ALIGN - 1)) return NULL;
+    index = (bytes + (BLOCK_OVERHEAD + TLSF_ALIGN - 1)) >> TLSF_ALIGN_LOG2;
+    if (index < MIN_SPAN / TLSF_ALIGN) index = MIN_SPAN / TLSF_ALIGN;
     block = heap->cache.top[index];
     if (block == NULL) return NULL;
+    *span = index << TLSF_ALIGN_LOG2;
+    heap->cache.bytes -= *span;
     heap->cache.top[index] = *slot_next_free(block);
-    heap->cache.bytes -= span;
     block_set_exempt_flags(block, *slot_size(block) & ~BLOCK_CACHED);
     return block;
 #else
     (void)heap;
-    (void)slot;
+    (void)bytes;
     (void)span;
     return NULL;
 #endif

@@ -174,9 +174,9 @@ static inline TLSF_NO_ASAN int same_class(size_t smaller, size_t larger) {
 static inline TLSF_NO_ASAN size_t class_round_up(size_t last, unsigned *slot) {
     unsigned zeros = bits_clz_size(last | SMALL_SPAN);
     unsigned shift = TLSF_PTR_BITS - 1u - TLSF_SL_INDEX_LOG2 - zeros;
-    size_t column = (last >> shift) + 1;
-    *slot = (unsigned)column + SLOT_BASE - (zeros << TLSF_SL_INDEX_LOG2);
-    return column << shift;
+    size_t below = last >> shift; /* the column below the rounded-up one */
+    *slot = (unsigned)below + (SLOT_BASE + 1u) - (zeros << TLSF_SL_INDEX_LOG2);
+    return (below + 1) << shift;
 }
 /* The smallest span of class `index`. */
 static inline TLSF_NO_ASAN size_t class_lower_bound(unsigned index) {
