@@ -298,8 +298,8 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void block_release(tlsf_t heap, block_t *bloc
 }
 
 #if TLSF_CACHE
-TLSF_NO_ASAN void tlsf_release_block(tlsf_t heap, block_t *block) {
-    block_release(heap, block, *slot_size(block));
+TLSF_NO_ASAN void tlsf_release_block(tlsf_t heap, block_t *block, size_t word) {
+    block_release(heap, block, word);
 }
 #endif
 

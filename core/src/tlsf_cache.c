@@ -15,25 +15,26 @@
  */
 TLSF_NO_ASAN int tlsf_cache_drain(tlsf_t heap) {
     unsigned index;
-    if (heap->cache.bytes == 0) return 0;
+    if (heap->cache.room == heap->cache.limit) return 0;
     for (index = 0; index < CACHE_CLASSES; ++index) {
         block_t *block = heap->cache.top[index];
         heap->cache.top[index] = NULL;
         while (block != NULL) {
             block_t *below = *slot_next_free(block);
-            block_set_exempt_flags(block, *slot_size(block) & ~BLOCK_CACHED);
-            tlsf_release_block(heap, block);
+            size_t word = *slot_size(block) & ~BLOCK_CACHED; /* in use again */
+            block_set_exempt_flags(block, word);
+            tlsf_release_block(heap, block, word);
             block = below;
         }
     }
-    heap->cache.bytes = 0;
+    heap->cache.room = heap->cache.limit;
     return 1;
 }
 
 /* The cache's invariants (tlsf_cache.h); returns the number that fail. Linear in the
  * number of cached blocks, which the budget bounds (a longer chain is a cycle). */
 TLSF_NO_ASAN int tlsf_cache_check(tlsf_t heap) {
-    int errors = heap->cache.bytes > heap->cache.limit || heap->cache.limit > TLSF_CACHE_BYTES;
+    int errors = heap->cache.room > heap->cache.limit || heap->cache.limit > TLSF_CACHE_BYTES;
     size_t bytes = 0;
     unsigned index;
     for (index = 0; index < CACHE_CLASSES; ++index) {
@@ -48,7 +49,7 @@ TLSF_NO_ASAN int tlsf_cache_check(tlsf_t heap) {
             bytes += word_span_any(word);
         }
     }
-    return errors + (bytes != heap->cache.bytes);
+    return errors + (bytes != heap->cache.limit - heap->cache.room);
 }
 #endif
 
@@ -64,7 +65,8 @@ TLSF_NO_ASAN size_t tlsf_cache_set_limit(tlsf_t heap, size_t bytes) {
 #if TLSF_CACHE
     if (heap == NULL) return 0;
     if (bytes > TLSF_CACHE_BYTES) bytes = TLSF_CACHE_BYTES;
-    if (heap->cache.bytes > bytes) cache_drain(heap);
+    if (heap->cache.limit - heap->cache.room > bytes) cache_drain(heap);
+    heap->cache.room = bytes - (heap->cache.limit - heap->cache.room);
     heap->cache.limit = bytes;
     return bytes;
 #else

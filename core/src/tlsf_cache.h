@@ -15,8 +15,8 @@
  *     merged while cached;
  *   - its first user word (the next_free slot) links to the block below it, NULL at the
  *     bottom;
- *   - cache.bytes is the sum of the cached spans, and cache.bytes <= cache.limit <=
- *     TLSF_CACHE_BYTES;
+ *   - cache.limit - cache.room is the sum of the cached spans (so cache.room <=
+ *     cache.limit: the budget is never exceeded), and cache.limit <= TLSF_CACHE_BYTES;
  *   - the statistics count cached blocks as free; the tools (ASan, valgrind, the fill
  *     patterns) saw them freed.
  *
@@ -59,7 +59,7 @@ static inline TLSF_NO_ASAN block_t *cache_take(tlsf_t heap, size_t bytes, size_t
     block = heap->cache.top[index];
     if (block == NULL) return NULL;
     *span = index << TLSF_ALIGN_LOG2;
-    heap->cache.bytes -= *span;
+    heap->cache.room += *span;
     heap->cache.top[index] = *slot_next_free(block);
     block_set_exempt_flags(block, *slot_size(block) & ~BLOCK_CACHED);
     return block;
@@ -71,12 +71,13 @@ static inline TLSF_NO_ASAN block_t *cache_take(tlsf_t heap, size_t bytes, size_t
 #endif
 }
 
-/* Does the cache take the block of size word `word` and span `span` now? (A plain block
- * of an exact class, within the budget.) */
+/* Does the cache take the block of size word `word` and span `span` now? A plain block of
+ * an exact class: no bit of the word at or above CACHE_SPAN_LIMIT (the seal's aside), and
+ * not BLOCK_ALIGNED, which one mask tests together; and room for it in the budget. */
 static inline TLSF_NO_ASAN int cache_takes(tlsf_t heap, size_t word, size_t span) {
 #if TLSF_CACHE
-    return span < CACHE_SPAN_LIMIT && !(word & BLOCK_ALIGNED) &&
-           heap->cache.bytes + span <= heap->cache.limit;
+    return (word & WORD_LOW_MASK & (~(CACHE_SPAN_LIMIT - 1) | BLOCK_ALIGNED)) == 0 &&
+           span <= heap->cache.room;
 #else
     (void)heap;
     (void)word;
@@ -90,7 +91,7 @@ static inline TLSF_NO_ASAN int cache_takes(tlsf_t heap, size_t word, size_t span
 static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, block_t *block, size_t word, size_t span) {
 #if TLSF_CACHE
     block_t **top = &heap->cache.top[span >> TLSF_ALIGN_LOG2];
-    heap->cache.bytes += span;
+    heap->cache.room -= span;
     *slot_next_free(block) = *top;
     *top = block;
     block_set_exempt_flags(block, word | BLOCK_CACHED);
@@ -105,7 +106,7 @@ static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, block_t *block, size_t wo
 /* The failure path's second chance: drain the cache if it holds anything. */
 static inline TLSF_NO_ASAN int cache_drain(tlsf_t heap) {
 #if TLSF_CACHE
-    return heap->cache.bytes != 0 && tlsf_cache_drain(heap);
+    return heap->cache.room != heap->cache.limit && tlsf_cache_drain(heap);
 #else
     (void)heap;
     return 0;

@@ -91,7 +91,7 @@ typedef char tlsf_check_max[(TLSF_MAX_BLOCK_LOG2 <= TLSF_PTR_BITS - 2) ? 1 : -1]
 #define CACHE_CLASSES (2u * SL_COUNT)
 struct tlsf_cache {
     block_t *top[CACHE_CLASSES]; /* the last block cached of each class, or NULL */
-    size_t bytes;                /* spans of all cached blocks; never above limit */
+    size_t room;                 /* limit minus the spans of all cached blocks */
     size_t limit;                /* the budget in force, at most TLSF_CACHE_BYTES */
 };
 
@@ -424,10 +424,10 @@ static inline TLSF_NO_ASAN void stats_on_resize(tlsf_t heap, size_t old_span, si
 TLSF_NO_ASAN void tlsf_insert_free_block(tlsf_t heap, block_t *block, size_t span);
 
 /* The merging part of tlsf_free, out of line (defined in tlsf_alloc.c), for the cache's
- * drain: `block` is in use to the heap (not cached, not free) and leaves the lists' view
- * of the heap consistent once merged with its free neighbours. */
+ * drain: `block`, with size word `word` as if in use (not cached, not free), joins the
+ * lists, merged with its free neighbours. */
 #define tlsf_release_block TLSF_ABI_NAME(tlsf_release_block)
-TLSF_NO_ASAN void tlsf_release_block(tlsf_t heap, block_t *block);
+TLSF_NO_ASAN void tlsf_release_block(tlsf_t heap, block_t *block, size_t word);
 
 /* The front cache's invariants (tlsf_cache.c): the number that fail. */
 #define tlsf_cache_check TLSF_ABI_NAME(tlsf_cache_check)

@@ -38,7 +38,7 @@ TLSF_NO_ASAN tlsf_t tlsf_create(void *mem) {
     heap->seal_key = (size_t)(uintptr_t)heap * SEAL_MULTIPLIER ^ (size_t)0x5a17c0deu;
 #endif
 #if TLSF_CACHE
-    heap->cache.limit = TLSF_CACHE_BYTES;
+    heap->cache.limit = heap->cache.room = TLSF_CACHE_BYTES;
 #endif
     return heap;
 }
