@@ -108,37 +108,37 @@
     X("Os", "checks2",   "size:init+malloc+free",   1156)                               \
     X("Os", "checks2",   "size:core",               3454)                               \
     X("O2", "cache",     "malloc",                   111)                               \
-    X("O2", "cache",     "free",                     114)                               \
+    X("O2", "cache",     "free",                     110)                               \
     X("O2", "cache",     "memalign",                 188)                               \
     X("O2", "cache",     "realloc-nocopy",           366)                               \
-    X("O2", "cache",     "init",                     236)                               \
-    X("O2", "cache",     "malloc-drain",            5578)                               \
-    X("O2", "cache",     "size:init+malloc+free",   1462)                               \
-    X("O2", "cache",     "size:core",               4616)                               \
+    X("O2", "cache",     "init",                     237)                               \
+    X("O2", "cache",     "malloc-drain",            5516)                               \
+    X("O2", "cache",     "size:init+malloc+free",   1468)                               \
+    X("O2", "cache",     "size:core",               4634)                               \
     X("Os", "cache",     "malloc",                   159)                               \
-    X("Os", "cache",     "free",                     154)                               \
+    X("Os", "cache",     "free",                     150)                               \
     X("Os", "cache",     "memalign",                 248)                               \
     X("Os", "cache",     "realloc-nocopy",           483)                               \
     X("Os", "cache",     "init",                     242)                               \
-    X("Os", "cache",     "malloc-drain",            7093)                               \
-    X("Os", "cache",     "size:init+malloc+free",   1182)                               \
-    X("Os", "cache",     "size:core",               3582)                               \
+    X("Os", "cache",     "malloc-drain",            7032)                               \
+    X("Os", "cache",     "size:init+malloc+free",   1186)                               \
+    X("Os", "cache",     "size:core",               3590)                               \
     X("O2", "leancache", "malloc",                   101)                               \
-    X("O2", "leancache", "free",                     100)                               \
+    X("O2", "leancache", "free",                      96)                               \
     X("O2", "leancache", "memalign",                 177)                               \
-    X("O2", "leancache", "realloc-nocopy",           335)                               \
-    X("O2", "leancache", "init",                     221)                               \
-    X("O2", "leancache", "malloc-drain",            5507)                               \
-    X("O2", "leancache", "size:init+malloc+free",   1254)                               \
-    X("O2", "leancache", "size:core",               4286)                               \
+    X("O2", "leancache", "realloc-nocopy",           336)                               \
+    X("O2", "leancache", "init",                     222)                               \
+    X("O2", "leancache", "malloc-drain",            5445)                               \
+    X("O2", "leancache", "size:init+malloc+free",   1256)                               \
+    X("O2", "leancache", "size:core",               4300)                               \
     X("Os", "leancache", "malloc",                   149)                               \
-    X("Os", "leancache", "free",                     130)                               \
+    X("Os", "leancache", "free",                     126)                               \
     X("Os", "leancache", "memalign",                 241)                               \
-    X("Os", "leancache", "realloc-nocopy",           438)                               \
+    X("Os", "leancache", "realloc-nocopy",           437)                               \
     X("Os", "leancache", "init",                     227)                               \
-    X("Os", "leancache", "malloc-drain",            6954)                               \
-    X("Os", "leancache", "size:init+malloc+free",   1010)                               \
-    X("Os", "leancache", "size:core",               3306)
+    X("Os", "leancache", "malloc-drain",            6893)                               \
+    X("Os", "leancache", "size:init+malloc+free",   1014)                               \
+    X("Os", "leancache", "size:core",               3314)
 /* clang-format on */
 
 /*
@@ -235,36 +235,36 @@
     X("Os", "checks2",         "static:memalign",          270)                         \
     X("Os", "checks2",         "static:create",             80)                         \
     X("Os", "checks2",         "static:add_pool",           73)                         \
-    X("O2", "cache",           "static:malloc",           6438)                         \
-    X("O2", "cache",           "static-cycles:malloc",    9722)                         \
-    X("O2", "cache",           "static:free",              114)                         \
-    X("O2", "cache",           "static-cycles:free",       164)                         \
-    X("O2", "cache",           "static:realloc",          6705)                         \
-    X("O2", "cache",           "static:memalign",         6519)                         \
-    X("O2", "cache",           "static:create",            179)                         \
+    X("O2", "cache",           "static:malloc",           6376)                         \
+    X("O2", "cache",           "static-cycles:malloc",    9599)                         \
+    X("O2", "cache",           "static:free",              110)                         \
+    X("O2", "cache",           "static-cycles:free",       158)                         \
+    X("O2", "cache",           "static:realloc",          6638)                         \
+    X("O2", "cache",           "static:memalign",         6456)                         \
+    X("O2", "cache",           "static:create",            180)                         \
     X("O2", "cache",           "static:add_pool",           57)                         \
-    X("Os", "cache",           "static:malloc",           8263)                         \
-    X("Os", "cache",           "static-cycles:malloc",    14837)                        \
-    X("Os", "cache",           "static:free",              163)                         \
-    X("Os", "cache",           "static-cycles:free",       290)                         \
-    X("Os", "cache",           "static:realloc",          8617)                         \
-    X("Os", "cache",           "static:memalign",         8352)                         \
+    X("Os", "cache",           "static:malloc",           8202)                         \
+    X("Os", "cache",           "static-cycles:malloc",    14715)                        \
+    X("Os", "cache",           "static:free",              159)                         \
+    X("Os", "cache",           "static-cycles:free",       286)                         \
+    X("Os", "cache",           "static:realloc",          8552)                         \
+    X("Os", "cache",           "static:memalign",         8291)                         \
     X("Os", "cache",           "static:create",            179)                         \
     X("Os", "cache",           "static:add_pool",           63)                         \
-    X("O2", "leancache",       "static:malloc",           6428)                         \
-    X("O2", "leancache",       "static-cycles:malloc",    9837)                         \
-    X("O2", "leancache",       "static:free",              100)                         \
-    X("O2", "leancache",       "static-cycles:free",       148)                         \
-    X("O2", "leancache",       "static:realloc",          6676)                         \
-    X("O2", "leancache",       "static:memalign",         6508)                         \
-    X("O2", "leancache",       "static:create",            164)                         \
+    X("O2", "leancache",       "static:malloc",           6366)                         \
+    X("O2", "leancache",       "static-cycles:malloc",    9714)                         \
+    X("O2", "leancache",       "static:free",               96)                         \
+    X("O2", "leancache",       "static-cycles:free",       142)                         \
+    X("O2", "leancache",       "static:realloc",          6609)                         \
+    X("O2", "leancache",       "static:memalign",         6445)                         \
+    X("O2", "leancache",       "static:create",            165)                         \
     X("O2", "leancache",       "static:add_pool",           57)                         \
-    X("Os", "leancache",       "static:malloc",           8125)                         \
-    X("Os", "leancache",       "static-cycles:malloc",    14435)                        \
-    X("Os", "leancache",       "static:free",              130)                         \
-    X("Os", "leancache",       "static-cycles:free",       224)                         \
-    X("Os", "leancache",       "static:realloc",          8426)                         \
-    X("Os", "leancache",       "static:memalign",         8217)                         \
+    X("Os", "leancache",       "static:malloc",           8064)                         \
+    X("Os", "leancache",       "static-cycles:malloc",    14313)                        \
+    X("Os", "leancache",       "static:free",              126)                         \
+    X("Os", "leancache",       "static-cycles:free",       218)                         \
+    X("Os", "leancache",       "static:realloc",          8361)                         \
+    X("Os", "leancache",       "static:memalign",         8156)                         \
     X("Os", "leancache",       "static:create",            164)                         \
     X("Os", "leancache",       "static:add_pool",           63)                         \
     X("O2", "chess-tlsf",      "static:new",               118)                         \
