@@ -1,15 +1,19 @@
 /*
  * SPDX-License-Identifier: MIT
  *
- * tlsfm_thread.c - one TLSF heap per thread, remote frees, orphaned heaps and fork.
+ * tlsfm_thread.c - one TLSF heap per thread: its malloc and free paths, remote frees,
+ * orphaned heaps and fork.
  *
  * Heaps. A thread's first malloc gives it a heap: an orphaned one if any (below), else a
  * new one (its control structure mmap'd). The heap grows by chunks: 4 MiB mappings at a
  * region boundary (tlsfm_os.h), each a TLSF pool behind a small header that names the
  * heap. A block's chunk header is therefore at the block's address rounded down to 4 MiB,
- * and its owning heap is one load away; free first asks the region map (two loads) so
- * that a pointer we never gave out is reported, not followed. Each chunk counts its live
- * blocks; an emptied chunk is unmapped unless it is the heap's only empty one.
+ * and its owning heap is one load away. free first compares the pointer with the pool of
+ * the thread's hot chunk (thread_state_t: one subtraction and one compare), else asks the
+ * region map (two loads), so that a pointer we never gave out is reported, not followed.
+ * Each chunk counts its live blocks; an emptied chunk is unmapped unless it is the heap's
+ * only empty one. The structures are in tlsfm_heap.h; statistics and the heap check in
+ * tlsfm_inspect.c.
  *
  * Ownership. Only the owning thread touches a heap's TLSF structure and chunks (no lock):
  * the heap pointer lives in a thread-local variable. A block freed by another thread is
@@ -33,10 +37,6 @@
  * such heaps abandoned and never touches them again (their blocks stay readable; freeing
  * one pushes it onto the abandoned heap's list, where it stays). No lock on any fast path
  * is needed for that.
- *
- * Inspection (tlsfm_heap_check, the exit report): a heap can be walked only by its owner,
- * so the check covers the caller's heap, the orphaned heaps and the large blocks; heaps
- * of other live threads are counted (unchecked_heaps), not walked.
  */
 #define _GNU_SOURCE 1
 
@@ -49,44 +49,9 @@
 
 #include "tlsf.h"
 #include "tlsfm_diag.h"
+#include "tlsfm_heap.h"
 #include "tlsfm_lock.h"
 #include "tlsfm_os.h"
-
-/* An ordinary pool: requests above a quarter of it get a large mapping of their own. */
-#define CHUNK_BYTES TLSFM_REGION_BYTES
-#define CHUNK_HEADER_BYTES ((size_t)128)
-
-typedef struct thread_heap thread_heap_t;
-
-typedef struct chunk {
-    tlsfm_mapping_t map; /* first: what the region map points at; map.owner is the heap */
-    pool_t pool;
-    /* Blocks handed out and not freed into the heap yet: written by the heap's owner only
-     * (relaxed load and store), read by tlsfm_heap_get_info under the lock. */
-    atomic_size_t live;
-    struct chunk *prev, *next; /* the heap's chunks (linked and unlinked under the lock) */
-} chunk_t;
-
-enum heap_state { HEAP_OWNED, HEAP_ORPHAN, HEAP_ABANDONED };
-
-struct thread_heap {
-    /* Written by other threads: on a cache line of its own. */
-    _Alignas(64) _Atomic(void *) remote;
-    /* The owner's (or, for an orphan, the lock holder's). */
-    _Alignas(64) tlsf_t tlsf;
-    void *pending;      /* taken from `remote`, not yet freed */
-    chunk_t *chunks;    /* every chunk of the heap (changed under the lock) */
-    tlsf_error_t error; /* what the core reported during the current call */
-    const void *error_ptr;
-    /* Written by the owner only, read by tlsfm_heap_get_info from any thread. */
-    atomic_size_t chunk_count, empty_chunks;
-    /* Changed under the lock; read without it on the remote-free path. */
-    atomic_int state;
-    thread_heap_t *next_heap;   /* all heaps, newest first (lock) */
-    thread_heap_t *next_orphan; /* orphaned heaps (lock) */
-};
-
-_Static_assert(sizeof(chunk_t) <= CHUNK_HEADER_BYTES, "chunk header too big");
 
 pthread_mutex_t tlsfm_global_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -120,18 +85,18 @@ typedef struct thread_state {
 static _Thread_local thread_state_t me __attribute__((tls_model("initial-exec")));
 
 /* Guarded by the lock. */
-static thread_heap_t *all_heaps;
+thread_heap_t *tlsfm_all_heaps;
 static thread_heap_t *orphans;
 static pthread_key_t exit_key;
 static int exit_key_state; /* 0: not made yet, 1: made, -1: failed */
 
 static atomic_size_t chunk_bytes_cached; /* 0 until first computed */
-static atomic_size_t large_limit_cached; /* chunk_bytes() / 4, 0 until first computed */
+static atomic_size_t large_limit_cached; /* tlsfm_chunk_bytes() / 4, 0 until first computed */
 
 /* ---- Sizes ----------------------------------------------------------------------------- */
 
 /* A chunk: 4 MiB, or less if the configuration's largest pool is smaller. */
-__attribute__((noinline)) static size_t chunk_bytes(void) {
+__attribute__((noinline)) size_t tlsfm_chunk_bytes(void) {
     size_t bytes = atomic_load_explicit(&chunk_bytes_cached, memory_order_relaxed);
     if (bytes == 0) {
         size_t page = tlsfm_page_bytes();
@@ -148,7 +113,7 @@ __attribute__((noinline)) static size_t chunk_bytes(void) {
 /* Requests above this many bytes (with the alignment's slack) get a mapping of their own. */
 static inline size_t large_limit(void) {
     size_t limit = atomic_load_explicit(&large_limit_cached, memory_order_relaxed);
-    return limit != 0 ? limit : chunk_bytes() / 4;
+    return limit != 0 ? limit : tlsfm_chunk_bytes() / 4;
 }
 
 /* `align` is 0 or above the default alignment (tlsfm_heap_alloc's contract). */
@@ -160,29 +125,6 @@ static inline int is_large(size_t bytes, size_t align) {
 
 static chunk_t *chunk_of(const void *ptr) {
     return (chunk_t *)((uintptr_t)ptr & ~(uintptr_t)(TLSFM_REGION_BYTES - 1));
-}
-
-/* Owner-only counters that other threads read: a relaxed load and store, no RMW. */
-static void counter_add(atomic_size_t *counter, size_t delta) {
-    atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + delta,
-                          memory_order_relaxed);
-}
-
-static void counter_sub(atomic_size_t *counter, size_t delta) {
-    atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) - delta,
-                          memory_order_relaxed);
-}
-
-static size_t counter(atomic_size_t *counter) {
-    return atomic_load_explicit(counter, memory_order_relaxed);
-}
-
-static void counter_set(atomic_size_t *counter, size_t value) {
-    atomic_store_explicit(counter, value, memory_order_relaxed);
-}
-
-static int heap_state(thread_heap_t *heap) {
-    return atomic_load_explicit(&heap->state, memory_order_acquire);
 }
 
 /* ---- Errors ------------------------------------------------------------------------------ */
@@ -240,7 +182,7 @@ static int grow(thread_heap_t *heap, int locked) {
     chunk_t *chunk;
     int grown = 0;
     maybe_lock(locked);
-    chunk = (chunk_t *)tlsfm_os_map_chunk_locked(chunk_bytes(), heap);
+    chunk = (chunk_t *)tlsfm_os_map_chunk_locked(tlsfm_chunk_bytes(), heap);
     if (chunk != NULL) {
         chunk->pool = tlsf_add_pool(heap->tlsf, (char *)chunk + CHUNK_HEADER_BYTES,
                                     chunk->map.map_bytes - CHUNK_HEADER_BYTES);
@@ -334,7 +276,7 @@ static inline void take_back(thread_heap_t *heap, size_t limit, int locked) {
         take_back_some(heap, limit, locked);
 }
 
-static void take_back_all(thread_heap_t *heap, int locked) {
+void tlsfm_heap_take_back_all(thread_heap_t *heap, int locked) {
     while (heap->pending != NULL ||
            atomic_load_explicit(&heap->remote, memory_order_relaxed) != NULL)
         take_back(heap, SIZE_MAX, locked);
@@ -375,8 +317,8 @@ static thread_heap_t *new_heap_locked(void) {
     heap->tlsf = tlsf_create(mem + head);
     if (heap->tlsf == NULL) return NULL; /* cannot happen: page-aligned, large enough */
     tlsf_set_error_handler(heap->tlsf, on_heap_error, heap);
-    heap->next_heap = all_heaps;
-    all_heaps = heap;
+    heap->next_heap = tlsfm_all_heaps;
+    tlsfm_all_heaps = heap;
     return heap;
 }
 
@@ -386,7 +328,7 @@ static void on_thread_exit(void *value) {
     me.heap = NULL;
     me.hot_bytes = 0;
     me.small_end = 0;
-    take_back_all(heap, 0);
+    tlsfm_heap_take_back_all(heap, 0);
     tlsfm_lock();
     atomic_store_explicit(&heap->state, HEAP_ORPHAN, memory_order_release);
     for (chunk = heap->chunks; chunk != NULL; chunk = next) { /* its empty chunk goes back */
@@ -480,7 +422,7 @@ __attribute__((noinline)) static void *alloc_slow(thread_heap_t *heap, size_t by
         }
     }
     /* About to map a chunk: first take back all the other threads freed. */
-    take_back_all(heap, 0);
+    tlsfm_heap_take_back_all(heap, 0);
     ptr = heap_block(heap, bytes, align);
     if (ptr == NULL && grow(heap, 0)) ptr = heap_block(heap, bytes, align);
     if (ptr == NULL) return NULL;
@@ -562,95 +504,8 @@ size_t tlsfm_heap_usable_size(void *ptr, const char *function) {
     return block_size_any_owner(ptr);
 }
 
-/* ---- Inspection -------------------------------------------------------------------------- */
-
-/* Whether the calling thread may walk `heap` (with the lock held). */
-static int inspectable_locked(thread_heap_t *heap) {
+int tlsfm_heap_is_inspectable_locked(thread_heap_t *heap) {
     return heap == me.heap || heap_state(heap) == HEAP_ORPHAN;
-}
-
-void tlsfm_heap_get_info(struct tlsfm_info *info) {
-    tlsfm_os_stats_t os;
-    thread_heap_t *heap;
-    chunk_t *chunk;
-    if (info == NULL) return;
-    memset(info, 0, sizeof *info);
-    tlsfm_lock();
-    tlsfm_os_get_stats_locked(&os);
-    for (heap = all_heaps; heap != NULL; heap = heap->next_heap) {
-        info->heaps++;
-        info->orphan_heaps += heap_state(heap) == HEAP_ORPHAN;
-        info->pools += counter(&heap->chunk_count);
-        info->empty_chunks += counter(&heap->empty_chunks);
-        for (chunk = heap->chunks; chunk != NULL; chunk = chunk->next) /* lock: list stays */
-            info->live_blocks += counter(&chunk->live);
-        if (inspectable_locked(heap)) {
-            tlsf_stats_t stats;
-            tlsf_get_stats(heap->tlsf, &stats);
-            info->used_bytes += stats.used_bytes;
-        } else {
-            info->unchecked_heaps++;
-        }
-    }
-    info->pools += os.large_blocks;
-    info->dedicated_pools = os.large_blocks;
-    info->live_blocks += os.large_blocks;
-    info->mapped_bytes = os.mapped_bytes;
-    info->peak_mapped_bytes = os.peak_mapped_bytes;
-    info->maps = os.maps;
-    info->unmaps = os.unmaps;
-    info->cached_bytes = os.cached_bytes;
-    info->cache_hits = os.cache_hits;
-    tlsfm_unlock();
-    info->chunk_bytes = chunk_bytes();
-    info->max_request = tlsfm_os_max_request();
-}
-
-static void count_used(void *ptr, size_t size, int used, void *user) {
-    (void)ptr;
-    (void)size;
-    if (used) ++*(size_t *)user;
-}
-
-static int check_heap_locked(thread_heap_t *heap) {
-    int errors = tlsf_check(heap->tlsf) != 0;
-    size_t live = 0, empty = 0, count = 0;
-    chunk_t *chunk;
-    for (chunk = heap->chunks; chunk != NULL; chunk = chunk->next) {
-        size_t used = 0, chunk_live = counter(&chunk->live);
-        errors += tlsf_check_pool(chunk->pool) != 0;
-        tlsf_walk_pool(chunk->pool, count_used, &used);
-        errors += used != chunk_live;
-        errors += tlsfm_os_lookup(chunk) != &chunk->map || chunk->map.owner != heap;
-        live += chunk_live;
-        empty += chunk_live == 0;
-        ++count;
-    }
-    errors += count != counter(&heap->chunk_count);
-    (void)live; /* compared with the core's count below when TLSF_STATS is on */
-    errors += empty != counter(&heap->empty_chunks) || empty > 1;
-#if TLSF_STATS
-    {
-        tlsf_stats_t stats;
-        tlsf_get_stats(heap->tlsf, &stats);
-        errors += stats.live_blocks != live || stats.pool_count != count;
-    }
-#endif
-    return errors;
-}
-
-int tlsfm_heap_check(void) {
-    int errors = 0;
-    thread_heap_t *heap;
-    tlsfm_lock();
-    for (heap = all_heaps; heap != NULL; heap = heap->next_heap) {
-        if (!inspectable_locked(heap)) continue;
-        take_back_all(heap, 1);
-        errors += check_heap_locked(heap);
-    }
-    errors += tlsfm_os_check_locked();
-    tlsfm_unlock();
-    return errors;
 }
 
 /* ---- Fork -------------------------------------------------------------------------------- */
@@ -665,7 +520,7 @@ static void atfork_parent(void) {
 
 static void atfork_child(void) {
     thread_heap_t *heap;
-    for (heap = all_heaps; heap != NULL; heap = heap->next_heap)
+    for (heap = tlsfm_all_heaps; heap != NULL; heap = heap->next_heap)
         if (heap != me.heap && heap_state(heap) == HEAP_OWNED)
             atomic_store_explicit(&heap->state, HEAP_ABANDONED, memory_order_relaxed);
     /* The forking thread took the lock in atfork_prepare and is the child's only thread. */
