@@ -169,7 +169,6 @@ static void maybe_unlock(int locked) {
     if (!locked) tlsfm_unlock();
 }
 
-/* Add a fresh chunk to the heap; 0 when the system has no memory. */
 /* The calling thread's fast free path covers `chunk` from now on. */
 static void make_hot(chunk_t *chunk) {
     me.hot_start = (uintptr_t)chunk + CHUNK_HEADER_BYTES;
