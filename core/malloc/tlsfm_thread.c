@@ -1,15 +1,19 @@
 /*
  * SPDX-License-Identifier: MIT
  *
- * tlsfm_thread.c - one TLSF heap per thread, remote frees, orphaned heaps and fork.
+ * tlsfm_thread.c - one TLSF heap per thread: its malloc and free paths, remote frees,
+ * orphaned heaps and fork.
  *
  * Heaps. A thread's first malloc gives it a heap: an orphaned one if any (below), else a
  * new one (its control structure mmap'd). The heap grows by chunks: 4 MiB mappings at a
  * region boundary (tlsfm_os.h), each a TLSF pool behind a small header that names the
  * heap. A block's chunk header is therefore at the block's address rounded down to 4 MiB,
- * and its owning heap is one load away; free first asks the region map (two loads) so
- * that a pointer we never gave out is reported, not followed. Each chunk counts its live
- * blocks; an emptied chunk is unmapped unless it is the heap's only empty one.
+ * and its owning heap is one load away. free first compares the pointer with the pool of
+ * the thread's hot chunk (thread_state_t: one subtraction and one compare), else asks the
+ * region map (two loads), so that a pointer we never gave out is reported, not followed.
+ * Each chunk counts its live blocks; an emptied chunk is unmapped unless it is the heap's
+ * only empty one. The structures are in tlsfm_heap.h; statistics and the heap check in
+ * tlsfm_inspect.c.
  *
  * Ownership. Only the owning thread touches a heap's TLSF structure and chunks (no lock):
  * the heap pointer lives in a thread-local variable. A block freed by another thread is
@@ -33,10 +37,6 @@
  * such heaps abandoned and never touches them again (their blocks stay readable; freeing
  * one pushes it onto the abandoned heap's list, where it stays). No lock on any fast path
  * is needed for that.
- *
- * Inspection (tlsfm_heap_check, the exit report): a heap can be walked only by its owner,
- * so the check covers the caller's heap, the orphaned heaps and the large blocks; heaps
- * of other live threads are counted (unchecked_heaps), not walked.
  */
 #define _GNU_SOURCE 1
 
@@ -49,42 +49,9 @@
 
 #include "tlsf.h"
 #include "tlsfm_diag.h"
+#include "tlsfm_heap.h"
 #include "tlsfm_lock.h"
 #include "tlsfm_os.h"
-
-/* An ordinary pool: requests above a quarter of it get a large mapping of their own. */
-#define CHUNK_BYTES TLSFM_REGION_BYTES
-#define CHUNK_HEADER_BYTES ((size_t)128)
-
-typedef struct thread_heap thread_heap_t;
-
-typedef struct chunk {
-    tlsfm_mapping_t map; /* first: what the region map points at; map.owner is the heap */
-    pool_t pool;
-    size_t live;               /* blocks handed out and not freed into the heap yet */
-    struct chunk *prev, *next; /* the heap's chunks */
-} chunk_t;
-
-enum heap_state { HEAP_OWNED, HEAP_ORPHAN, HEAP_ABANDONED };
-
-struct thread_heap {
-    /* Written by other threads: on a cache line of its own. */
-    _Alignas(64) _Atomic(void *) remote;
-    /* The owner's (or, for an orphan, the lock holder's). */
-    _Alignas(64) tlsf_t tlsf;
-    void *pending;      /* taken from `remote`, not yet freed */
-    chunk_t *chunks;    /* every chunk of the heap */
-    tlsf_error_t error; /* what the core reported during the current call */
-    const void *error_ptr;
-    /* Written by the owner only, read by tlsfm_heap_get_info from any thread. */
-    atomic_size_t chunk_count, empty_chunks, live_blocks;
-    /* Changed under the lock; read without it on the remote-free path. */
-    atomic_int state;
-    thread_heap_t *next_heap;   /* all heaps, newest first (lock) */
-    thread_heap_t *next_orphan; /* orphaned heaps (lock) */
-};
-
-_Static_assert(sizeof(chunk_t) <= CHUNK_HEADER_BYTES, "chunk header too big");
 
 pthread_mutex_t tlsfm_global_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -96,21 +63,40 @@ static void global_mutex_unlock(void *mutex) {
 }
 const tlsf_lock_t tlsfm_global_lock = {global_mutex_lock, global_mutex_unlock, &tlsfm_global_mutex};
 
-static _Thread_local thread_heap_t *my_heap __attribute__((tls_model("initial-exec")));
+/*
+ * The calling thread's heap and what its fast paths test, in one thread-local record:
+ * - a free of an address in [hot_start, hot_start + hot_bytes), the pool of one chunk of
+ *   the thread's own heap (the one it last grew or freed into), is a free into its own
+ *   heap: one subtraction and one compare, no region-map lookup (the range is exact, so a
+ *   foreign pointer never passes it). hot_bytes is 0 when there is no such chunk.
+ * - a request of fewer than small_end bytes (default alignment) is served from the
+ *   thread's heap: one compare. small_end is 0 while the thread has no heap, so the
+ *   thread's first call and the large requests both take the slow path.
+ * Invariant: hot_bytes != 0 and small_end != 0 only while heap != NULL, and the hot chunk
+ * is a mapped chunk of `heap` (release_chunk clears it before unmapping).
+ */
+typedef struct thread_state {
+    thread_heap_t *heap;
+    uintptr_t hot_start;
+    size_t hot_bytes;
+    size_t small_end;
+} thread_state_t;
+
+static _Thread_local thread_state_t me __attribute__((tls_model("initial-exec")));
 
 /* Guarded by the lock. */
-static thread_heap_t *all_heaps;
+thread_heap_t *tlsfm_all_heaps;
 static thread_heap_t *orphans;
 static pthread_key_t exit_key;
 static int exit_key_state; /* 0: not made yet, 1: made, -1: failed */
 
 static atomic_size_t chunk_bytes_cached; /* 0 until first computed */
-static atomic_size_t large_limit_cached; /* chunk_bytes() / 4, 0 until first computed */
+static atomic_size_t large_limit_cached; /* tlsfm_chunk_bytes() / 4, 0 until first computed */
 
 /* ---- Sizes ----------------------------------------------------------------------------- */
 
 /* A chunk: 4 MiB, or less if the configuration's largest pool is smaller. */
-__attribute__((noinline)) static size_t chunk_bytes(void) {
+__attribute__((noinline)) size_t tlsfm_chunk_bytes(void) {
     size_t bytes = atomic_load_explicit(&chunk_bytes_cached, memory_order_relaxed);
     if (bytes == 0) {
         size_t page = tlsfm_page_bytes();
@@ -127,7 +113,7 @@ __attribute__((noinline)) static size_t chunk_bytes(void) {
 /* Requests above this many bytes (with the alignment's slack) get a mapping of their own. */
 static inline size_t large_limit(void) {
     size_t limit = atomic_load_explicit(&large_limit_cached, memory_order_relaxed);
-    return limit != 0 ? limit : chunk_bytes() / 4;
+    return limit != 0 ? limit : tlsfm_chunk_bytes() / 4;
 }
 
 /* `align` is 0 or above the default alignment (tlsfm_heap_alloc's contract). */
@@ -139,25 +125,6 @@ static inline int is_large(size_t bytes, size_t align) {
 
 static chunk_t *chunk_of(const void *ptr) {
     return (chunk_t *)((uintptr_t)ptr & ~(uintptr_t)(TLSFM_REGION_BYTES - 1));
-}
-
-/* Owner-only counters that other threads read: a relaxed load and store, no RMW. */
-static void counter_add(atomic_size_t *counter, size_t delta) {
-    atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + delta,
-                          memory_order_relaxed);
-}
-
-static void counter_sub(atomic_size_t *counter, size_t delta) {
-    atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) - delta,
-                          memory_order_relaxed);
-}
-
-static size_t counter(atomic_size_t *counter) {
-    return atomic_load_explicit(counter, memory_order_relaxed);
-}
-
-static int heap_state(thread_heap_t *heap) {
-    return atomic_load_explicit(&heap->state, memory_order_acquire);
 }
 
 /* ---- Errors ------------------------------------------------------------------------------ */
@@ -202,30 +169,39 @@ static void maybe_unlock(int locked) {
     if (!locked) tlsfm_unlock();
 }
 
-/* Add a fresh chunk to the heap; 0 when the system has no memory. */
+/* The calling thread's fast free path covers `chunk` from now on. */
+static void make_hot(chunk_t *chunk) {
+    me.hot_start = (uintptr_t)chunk + CHUNK_HEADER_BYTES;
+    me.hot_bytes = chunk->map.map_bytes - CHUNK_HEADER_BYTES;
+}
+
+/* Add a fresh chunk to the heap (the caller owns it) and make it the hot one; 0 when the
+ * system has no memory. The chunk list changes under the lock (tlsfm_heap_get_info). */
 static int grow(thread_heap_t *heap, int locked) {
     chunk_t *chunk;
+    int grown = 0;
     maybe_lock(locked);
-    chunk = (chunk_t *)tlsfm_os_map_chunk_locked(chunk_bytes(), heap);
-    maybe_unlock(locked);
-    if (chunk == NULL) return 0;
-    chunk->pool = tlsf_add_pool(heap->tlsf, (char *)chunk + CHUNK_HEADER_BYTES,
-                                chunk->map.map_bytes - CHUNK_HEADER_BYTES);
-    if (chunk->pool == NULL) {
-        heap->error = TLSF_ERROR_NONE;
-        maybe_lock(locked);
-        tlsfm_os_unmap_chunk_locked(&chunk->map);
-        maybe_unlock(locked);
-        return 0;
+    chunk = (chunk_t *)tlsfm_os_map_chunk_locked(tlsfm_chunk_bytes(), heap);
+    if (chunk != NULL) {
+        chunk->pool = tlsf_add_pool(heap->tlsf, (char *)chunk + CHUNK_HEADER_BYTES,
+                                    chunk->map.map_bytes - CHUNK_HEADER_BYTES);
+        if (chunk->pool == NULL) {
+            heap->error = TLSF_ERROR_NONE;
+            tlsfm_os_unmap_chunk_locked(&chunk->map);
+        } else {
+            counter_set(&chunk->live, 0);
+            chunk->prev = NULL;
+            chunk->next = heap->chunks;
+            if (heap->chunks != NULL) heap->chunks->prev = chunk;
+            heap->chunks = chunk;
+            counter_add(&heap->chunk_count, 1);
+            counter_add(&heap->empty_chunks, 1);
+            grown = 1;
+        }
     }
-    chunk->live = 0;
-    chunk->prev = NULL;
-    chunk->next = heap->chunks;
-    if (heap->chunks != NULL) heap->chunks->prev = chunk;
-    heap->chunks = chunk;
-    counter_add(&heap->chunk_count, 1);
-    counter_add(&heap->empty_chunks, 1);
-    return 1;
+    maybe_unlock(locked);
+    if (grown && heap == me.heap) make_hot(chunk);
+    return grown;
 }
 
 /* Take an empty chunk out of the heap and give it back to the system. */
@@ -233,6 +209,10 @@ static void release_chunk(thread_heap_t *heap, chunk_t *chunk, int locked) {
     tlsf_remove_pool(heap->tlsf, chunk->pool);
     if (heap->error != TLSF_ERROR_NONE)
         tlsfm_die("free", "internal error: an empty chunk still holds blocks", chunk);
+    /* The lock holder may be another thread (an orphaned heap): its hot chunk is then one
+     * of its own heap's, never this one, and stays. */
+    if (me.hot_start == (uintptr_t)chunk + CHUNK_HEADER_BYTES) me.hot_bytes = 0;
+    maybe_lock(locked);
     if (chunk->prev != NULL)
         chunk->prev->next = chunk->next;
     else
@@ -240,15 +220,15 @@ static void release_chunk(thread_heap_t *heap, chunk_t *chunk, int locked) {
     if (chunk->next != NULL) chunk->next->prev = chunk->prev;
     counter_sub(&heap->chunk_count, 1);
     counter_sub(&heap->empty_chunks, 1);
-    maybe_lock(locked);
     tlsfm_os_unmap_chunk_locked(&chunk->map);
     maybe_unlock(locked);
 }
 
 static inline void note_alloc(thread_heap_t *heap, const void *ptr) {
     chunk_t *chunk = chunk_of(ptr);
-    if (chunk->live++ == 0) counter_sub(&heap->empty_chunks, 1);
-    counter_add(&heap->live_blocks, 1);
+    size_t live = counter(&chunk->live);
+    counter_set(&chunk->live, live + 1);
+    if (live == 0) counter_sub(&heap->empty_chunks, 1);
 }
 
 /* A block of `chunk` went back into the heap; unmap the chunk if that emptied it and the
@@ -262,8 +242,9 @@ __attribute__((noinline)) static void chunk_emptied(thread_heap_t *heap, chunk_t
 }
 
 static inline void note_free(thread_heap_t *heap, chunk_t *chunk, int locked) {
-    counter_sub(&heap->live_blocks, 1);
-    if (--chunk->live == 0) chunk_emptied(heap, chunk, locked);
+    size_t live = counter(&chunk->live) - 1;
+    counter_set(&chunk->live, live);
+    if (live == 0) chunk_emptied(heap, chunk, locked);
 }
 
 /* Free a block of `heap` by its owner (or by the lock holder, for an orphan). */
@@ -294,7 +275,7 @@ static inline void take_back(thread_heap_t *heap, size_t limit, int locked) {
         take_back_some(heap, limit, locked);
 }
 
-static void take_back_all(thread_heap_t *heap, int locked) {
+void tlsfm_heap_take_back_all(thread_heap_t *heap, int locked) {
     while (heap->pending != NULL ||
            atomic_load_explicit(&heap->remote, memory_order_relaxed) != NULL)
         take_back(heap, SIZE_MAX, locked);
@@ -335,21 +316,23 @@ static thread_heap_t *new_heap_locked(void) {
     heap->tlsf = tlsf_create(mem + head);
     if (heap->tlsf == NULL) return NULL; /* cannot happen: page-aligned, large enough */
     tlsf_set_error_handler(heap->tlsf, on_heap_error, heap);
-    heap->next_heap = all_heaps;
-    all_heaps = heap;
+    heap->next_heap = tlsfm_all_heaps;
+    tlsfm_all_heaps = heap;
     return heap;
 }
 
 static void on_thread_exit(void *value) {
     thread_heap_t *heap = (thread_heap_t *)value;
     chunk_t *chunk, *next;
-    my_heap = NULL;
-    take_back_all(heap, 0);
+    me.heap = NULL;
+    me.hot_bytes = 0;
+    me.small_end = 0;
+    tlsfm_heap_take_back_all(heap, 0);
     tlsfm_lock();
     atomic_store_explicit(&heap->state, HEAP_ORPHAN, memory_order_release);
     for (chunk = heap->chunks; chunk != NULL; chunk = next) { /* its empty chunk goes back */
         next = chunk->next;
-        if (chunk->live == 0) release_chunk(heap, chunk, 1);
+        if (counter(&chunk->live) == 0) release_chunk(heap, chunk, 1);
     }
     heap->next_orphan = orphans;
     orphans = heap;
@@ -375,7 +358,9 @@ __attribute__((noinline)) static thread_heap_t *attach(void) {
     }
     tlsfm_unlock();
     if (heap == NULL) return NULL;
-    my_heap = heap;
+    me.heap = heap;
+    me.small_end = large_limit() + 1;
+    if (heap->chunks != NULL) make_hot(heap->chunks); /* an adopted heap */
     if (key_made) pthread_setspecific(exit_key, heap);
     return heap;
 }
@@ -436,7 +421,7 @@ __attribute__((noinline)) static void *alloc_slow(thread_heap_t *heap, size_t by
         }
     }
     /* About to map a chunk: first take back all the other threads freed. */
-    take_back_all(heap, 0);
+    tlsfm_heap_take_back_all(heap, 0);
     ptr = heap_block(heap, bytes, align);
     if (ptr == NULL && grow(heap, 0)) ptr = heap_block(heap, bytes, align);
     if (ptr == NULL) return NULL;
@@ -445,10 +430,12 @@ __attribute__((noinline)) static void *alloc_slow(thread_heap_t *heap, size_t by
 }
 
 void *tlsfm_heap_alloc(size_t bytes, size_t align, int *fresh) {
-    thread_heap_t *heap = my_heap;
+    thread_heap_t *heap = me.heap;
     void *ptr;
     if (fresh != NULL) *fresh = 0;
-    if (heap == NULL || is_large(bytes, align)) return alloc_slow(heap, bytes, align, fresh);
+    /* One compare for plain requests: no heap yet, or too large for a chunk. */
+    if (bytes >= me.small_end || (align != 0 && is_large(bytes, align)))
+        return alloc_slow(heap, bytes, align, fresh);
     take_back(heap, TLSFM_REMOTE_BATCH, 0);
     ptr = heap_block(heap, bytes, align);
     if (ptr == NULL) return alloc_slow(heap, bytes, align, fresh);
@@ -461,18 +448,17 @@ __attribute__((noinline)) static void free_elsewhere(void *ptr, const char *func
     tlsfm_mapping_t *mapping = mapping_of(ptr, function);
     if (mapping->kind == TLSFM_LARGE)
         tlsfm_os_large_free(mapping, ptr, function);
-    else if (mapping->owner == my_heap)
-        free_into(my_heap, ptr, function, 0);
-    else
+    else if (mapping->owner == me.heap && me.heap != NULL) {
+        make_hot((chunk_t *)mapping); /* the next frees of this chunk take the fast path */
+        free_into(me.heap, ptr, function, 0);
+    } else
         free_remote((thread_heap_t *)mapping->owner, ptr, function);
 }
 
 void tlsfm_heap_free(void *ptr, const char *function) {
-    tlsfm_mapping_t *mapping = tlsfm_os_lookup(ptr);
-    thread_heap_t *heap = my_heap;
-    /* A chunk of the caller's heap (a large mapping has no owner), past the header. */
-    if (mapping != NULL && mapping->owner == heap && heap != NULL &&
-        (uintptr_t)ptr - mapping->base >= CHUNK_HEADER_BYTES) {
+    /* The pool of the caller's hot chunk (thread_state_t): no region-map lookup. */
+    if ((uintptr_t)ptr - me.hot_start < me.hot_bytes) {
+        thread_heap_t *heap = me.heap;
         free_into(heap, ptr, function, 0);
         take_back(heap, TLSFM_REMOTE_BATCH, 0);
         return;
@@ -489,7 +475,7 @@ void *tlsfm_heap_realloc(void *ptr, size_t bytes, const char *function) {
         /* Stays in its mapping while it still needs one and uses at least half of it. */
         if (bytes <= old && bytes >= old / 2 && is_large(bytes, 0)) return ptr;
     } else {
-        thread_heap_t *heap = my_heap;
+        thread_heap_t *heap = me.heap;
         if (mapping->owner == heap && heap != NULL && !is_large(bytes, 0)) {
             take_back(heap, TLSFM_REMOTE_BATCH, 0);
             moved = tlsf_realloc(heap->tlsf, ptr, bytes);
@@ -517,92 +503,8 @@ size_t tlsfm_heap_usable_size(void *ptr, const char *function) {
     return block_size_any_owner(ptr);
 }
 
-/* ---- Inspection -------------------------------------------------------------------------- */
-
-/* Whether the calling thread may walk `heap` (with the lock held). */
-static int inspectable_locked(thread_heap_t *heap) {
-    return heap == my_heap || heap_state(heap) == HEAP_ORPHAN;
-}
-
-void tlsfm_heap_get_info(struct tlsfm_info *info) {
-    tlsfm_os_stats_t os;
-    thread_heap_t *heap;
-    if (info == NULL) return;
-    memset(info, 0, sizeof *info);
-    tlsfm_lock();
-    tlsfm_os_get_stats_locked(&os);
-    for (heap = all_heaps; heap != NULL; heap = heap->next_heap) {
-        info->heaps++;
-        info->orphan_heaps += heap_state(heap) == HEAP_ORPHAN;
-        info->pools += counter(&heap->chunk_count);
-        info->empty_chunks += counter(&heap->empty_chunks);
-        info->live_blocks += counter(&heap->live_blocks);
-        if (inspectable_locked(heap)) {
-            tlsf_stats_t stats;
-            tlsf_get_stats(heap->tlsf, &stats);
-            info->used_bytes += stats.used_bytes;
-        } else {
-            info->unchecked_heaps++;
-        }
-    }
-    info->pools += os.large_blocks;
-    info->dedicated_pools = os.large_blocks;
-    info->live_blocks += os.large_blocks;
-    info->mapped_bytes = os.mapped_bytes;
-    info->peak_mapped_bytes = os.peak_mapped_bytes;
-    info->maps = os.maps;
-    info->unmaps = os.unmaps;
-    info->cached_bytes = os.cached_bytes;
-    info->cache_hits = os.cache_hits;
-    tlsfm_unlock();
-    info->chunk_bytes = chunk_bytes();
-    info->max_request = tlsfm_os_max_request();
-}
-
-static void count_used(void *ptr, size_t size, int used, void *user) {
-    (void)ptr;
-    (void)size;
-    if (used) ++*(size_t *)user;
-}
-
-static int check_heap_locked(thread_heap_t *heap) {
-    int errors = tlsf_check(heap->tlsf) != 0;
-    size_t live = 0, empty = 0, count = 0;
-    const chunk_t *chunk;
-    for (chunk = heap->chunks; chunk != NULL; chunk = chunk->next) {
-        size_t used = 0;
-        errors += tlsf_check_pool(chunk->pool) != 0;
-        tlsf_walk_pool(chunk->pool, count_used, &used);
-        errors += used != chunk->live;
-        errors += tlsfm_os_lookup(chunk) != &chunk->map || chunk->map.owner != heap;
-        live += chunk->live;
-        empty += chunk->live == 0;
-        ++count;
-    }
-    errors += live != counter(&heap->live_blocks) || count != counter(&heap->chunk_count);
-    errors += empty != counter(&heap->empty_chunks) || empty > 1;
-#if TLSF_STATS
-    {
-        tlsf_stats_t stats;
-        tlsf_get_stats(heap->tlsf, &stats);
-        errors += stats.live_blocks != live || stats.pool_count != count;
-    }
-#endif
-    return errors;
-}
-
-int tlsfm_heap_check(void) {
-    int errors = 0;
-    thread_heap_t *heap;
-    tlsfm_lock();
-    for (heap = all_heaps; heap != NULL; heap = heap->next_heap) {
-        if (!inspectable_locked(heap)) continue;
-        take_back_all(heap, 1);
-        errors += check_heap_locked(heap);
-    }
-    errors += tlsfm_os_check_locked();
-    tlsfm_unlock();
-    return errors;
+int tlsfm_heap_is_inspectable_locked(thread_heap_t *heap) {
+    return heap == me.heap || heap_state(heap) == HEAP_ORPHAN;
 }
 
 /* ---- Fork -------------------------------------------------------------------------------- */
@@ -617,8 +519,8 @@ static void atfork_parent(void) {
 
 static void atfork_child(void) {
     thread_heap_t *heap;
-    for (heap = all_heaps; heap != NULL; heap = heap->next_heap)
-        if (heap != my_heap && heap_state(heap) == HEAP_OWNED)
+    for (heap = tlsfm_all_heaps; heap != NULL; heap = heap->next_heap)
+        if (heap != me.heap && heap_state(heap) == HEAP_OWNED)
             atomic_store_explicit(&heap->state, HEAP_ABANDONED, memory_order_relaxed);
     /* The forking thread took the lock in atfork_prepare and is the child's only thread. */
     tlsfm_unlock();

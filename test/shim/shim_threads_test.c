@@ -10,10 +10,16 @@
  *   orphan     a thread exits with live blocks (small and large): its heap is orphaned
  *              with them, frees from another thread go straight into it, and the next new
  *              thread adopts it (no new heap is made) and frees the rest on its own heap;
+ *   chunks     one thread's blocks span several chunks: frees that alternate between the
+ *              first and the last chunk (the fast path's hot chunk changes on every free)
+ *              keep the per-chunk counts exact, the emptied chunks are unmapped, and a
+ *              free into a chunk that was unmapped while it was the hot one is reported
+ *              as a foreign pointer (in a child), not followed;
  *   fork       while threads allocate and free each other's blocks, the main thread forks:
  *              each child allocates, frees a block of a thread that does not exist in the
  *              child, and finds every heap it may inspect sound;
- *   misuse     free of a chunk's header, of a pointer no mapping covers, and a double free
+ *   misuse     free of a chunk's header, of a pointer no mapping covers, of a block of an
+ *              unmapped chunk that was the hot one (see chunks), and a double free
  *              by another thread (found when the owner takes it back) abort with a message
  *              (each in a child).
  *
@@ -163,6 +169,51 @@ static void test_orphan(void) {
     CHECK(now.heaps == heaps); /* adopted, not made */
 }
 
+/* ---- chunks ---------------------------------------------------------------------------- */
+
+#define CHUNK_BLOCKS 160                     /* of 64 KiB: 10 MiB, at least three chunks */
+#define CHUNK_BLOCK_BYTES ((size_t)64 << 10) /* well below the large-block threshold */
+
+static unsigned char *chunk_blocks[CHUNK_BLOCKS];
+
+static void fill_chunks(void) {
+    size_t i;
+    for (i = 0; i < CHUNK_BLOCKS; ++i) {
+        chunk_blocks[i] = tlsfm_malloc(CHUNK_BLOCK_BYTES);
+        memset(chunk_blocks[i], (int)i, 64);
+    }
+}
+
+static void test_chunks(void) {
+    size_t i, base = info().live_blocks, pools = info().pools;
+    struct tlsfm_info now;
+    fill_chunks();
+    now = info();
+    CHECK(now.live_blocks == base + CHUNK_BLOCKS);
+    CHECK(now.pools >= pools + 2);
+    for (i = 0; i < CHUNK_BLOCKS / 2; ++i) { /* first chunk, last chunk, first, ... */
+        CHECK(chunk_blocks[i][63] == (unsigned char)i);
+        tlsfm_free(chunk_blocks[i]);
+        CHECK(chunk_blocks[CHUNK_BLOCKS - 1 - i][63] == (unsigned char)(CHUNK_BLOCKS - 1 - i));
+        tlsfm_free(chunk_blocks[CHUNK_BLOCKS - 1 - i]);
+        if (i == CHUNK_BLOCKS / 4) CHECK(tlsfm_check() == 0); /* walks count each chunk */
+    }
+    now = info();
+    CHECK(now.live_blocks == base);
+    CHECK(now.pools <= pools + 1); /* at most one empty chunk kept */
+    CHECK(tlsfm_check() == 0);
+}
+
+/* The last block's chunk is the hot one when it is emptied and unmapped (another chunk is
+ * already kept empty); freeing the block again must not take the fast path. */
+static void free_in_unmapped_hot_chunk(void) {
+    size_t i;
+    fill_chunks();
+    for (i = 0; i < CHUNK_BLOCKS; ++i)
+        tlsfm_free(chunk_blocks[i]);
+    tlsfm_free(chunk_blocks[CHUNK_BLOCKS - 1]);
+}
+
 /* ---- fork ------------------------------------------------------------------------------ */
 
 #define FORK_SLOTS 64
@@ -305,6 +356,7 @@ static void test_foreign(void) {
     foreign_target = tlsfm_malloc(200);
     expect_abort(free_stack_pointer, "not allocated by this heap");
     expect_abort(free_chunk_header, "not the start of a block");
+    expect_abort(free_in_unmapped_hot_chunk, "not allocated by this heap");
     if (!asan_build) /* ASan stops first, at the read of the freed block's link */
         expect_abort(remote_double_free, "double free");
     tlsfm_free(foreign_target);
@@ -313,6 +365,7 @@ static void test_foreign(void) {
 int main(void) {
     test_remote();
     test_orphan();
+    test_chunks();
     test_fork();
     test_foreign();
     printf("shim_threads_test: %s\n", failures ? "FAILED" : "all checks held");
