@@ -153,7 +153,7 @@
  * in, or becomes empty when malloc takes its first block.
  *   1  without a branch: the head's link is read either way and chosen by a conditional
  *      move, and the list's bitmap word is updated either way, with a bit that may be
- *      zero (the row's bit still only when the row empties). Whether a list is or
+ *      zero (the word's own bit still only when the word empties). Whether a list is or
  *      becomes empty follows the request sizes, so on a core that predicts branches
  *      (x86, Cortex-A) a branch there is mispredicted often: this halved the
  *      mispredictions of the benchmarks' workload 2 on x86-64 (cachegrind) and took its

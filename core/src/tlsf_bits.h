@@ -5,8 +5,9 @@
  * These two operations are what make TLSF constant-time: a size class is found with one
  * "highest set bit" and a non-empty free list with one or two "lowest set bit" scans of
  * the bitmaps. With compiler builtins each is a single instruction on Cortex-M3/M4/M7
- * (CLZ, or RBIT+CLZ) and on x86 (BSR/BSF, LZCNT/TZCNT). The portable fallback is a fixed
- * sequence of tests: its time does not depend on the value either.
+ * (CLZ: the bitmaps below are laid out so that no RBIT is needed) and on x86 (BSR/BSF,
+ * LZCNT/TZCNT). The portable fallback is a fixed sequence of tests: its time does not
+ * depend on the value either.
  */
 #ifndef TLSF_BITS_H
 #define TLSF_BITS_H
