@@ -107,38 +107,38 @@
     X("Os", "checks2",   "init",                     153)                               \
     X("Os", "checks2",   "size:init+malloc+free",   1156)                               \
     X("Os", "checks2",   "size:core",               3454)                               \
-    X("O2", "cache",     "malloc",                   111)                               \
-    X("O2", "cache",     "free",                     110)                               \
+    X("O2", "cache",     "malloc",                   110)                               \
+    X("O2", "cache",     "free",                     111)                               \
     X("O2", "cache",     "memalign",                 188)                               \
     X("O2", "cache",     "realloc-nocopy",           366)                               \
     X("O2", "cache",     "init",                     237)                               \
-    X("O2", "cache",     "malloc-drain",            5516)                               \
-    X("O2", "cache",     "size:init+malloc+free",   1468)                               \
-    X("O2", "cache",     "size:core",               4634)                               \
-    X("Os", "cache",     "malloc",                   159)                               \
-    X("Os", "cache",     "free",                     150)                               \
+    X("O2", "cache",     "malloc-drain",            2894)                               \
+    X("O2", "cache",     "size:init+malloc+free",   1404)                               \
+    X("O2", "cache",     "size:core",               4582)                               \
+    X("Os", "cache",     "malloc",                   156)                               \
+    X("Os", "cache",     "free",                     152)                               \
     X("Os", "cache",     "memalign",                 248)                               \
-    X("Os", "cache",     "realloc-nocopy",           483)                               \
+    X("Os", "cache",     "realloc-nocopy",           484)                               \
     X("Os", "cache",     "init",                     242)                               \
-    X("Os", "cache",     "malloc-drain",            7032)                               \
-    X("Os", "cache",     "size:init+malloc+free",   1186)                               \
-    X("Os", "cache",     "size:core",               3590)                               \
-    X("O2", "leancache", "malloc",                   101)                               \
-    X("O2", "leancache", "free",                      96)                               \
+    X("Os", "cache",     "malloc-drain",            3672)                               \
+    X("Os", "cache",     "size:init+malloc+free",   1184)                               \
+    X("Os", "cache",     "size:core",               3592)                               \
+    X("O2", "leancache", "malloc",                   100)                               \
+    X("O2", "leancache", "free",                      94)                               \
     X("O2", "leancache", "memalign",                 177)                               \
-    X("O2", "leancache", "realloc-nocopy",           336)                               \
+    X("O2", "leancache", "realloc-nocopy",           333)                               \
     X("O2", "leancache", "init",                     222)                               \
-    X("O2", "leancache", "malloc-drain",            5445)                               \
-    X("O2", "leancache", "size:init+malloc+free",   1256)                               \
-    X("O2", "leancache", "size:core",               4300)                               \
-    X("Os", "leancache", "malloc",                   149)                               \
-    X("Os", "leancache", "free",                     126)                               \
+    X("O2", "leancache", "malloc-drain",            2855)                               \
+    X("O2", "leancache", "size:init+malloc+free",   1270)                               \
+    X("O2", "leancache", "size:core",               4398)                               \
+    X("Os", "leancache", "malloc",                   146)                               \
+    X("Os", "leancache", "free",                     127)                               \
     X("Os", "leancache", "memalign",                 241)                               \
     X("Os", "leancache", "realloc-nocopy",           437)                               \
     X("Os", "leancache", "init",                     227)                               \
-    X("Os", "leancache", "malloc-drain",            6893)                               \
-    X("Os", "leancache", "size:init+malloc+free",   1014)                               \
-    X("Os", "leancache", "size:core",               3314)
+    X("Os", "leancache", "malloc-drain",            3629)                               \
+    X("Os", "leancache", "size:init+malloc+free",   1032)                               \
+    X("Os", "leancache", "size:core",               3336)
 /* clang-format on */
 
 /*
@@ -158,7 +158,7 @@
     X("O2", "default",         "static:malloc",            100)                         \
     X("O2", "default",         "static-cycles:malloc",     139)                         \
     X("O2", "default",         "static:free",              100)                         \
-    X("O2", "default",         "static-cycles:free",       139)                         \
+    X("O2", "default",         "static-cycles:free",       138)                         \
     X("O2", "default",         "static:realloc",           357)                         \
     X("O2", "default",         "static:memalign",          186)                         \
     X("O2", "default",         "static:create",             72)                         \
@@ -235,42 +235,42 @@
     X("Os", "checks2",         "static:memalign",          270)                         \
     X("Os", "checks2",         "static:create",             80)                         \
     X("Os", "checks2",         "static:add_pool",           73)                         \
-    X("O2", "cache",           "static:malloc",           6376)                         \
-    X("O2", "cache",           "static-cycles:malloc",    9599)                         \
-    X("O2", "cache",           "static:free",              110)                         \
-    X("O2", "cache",           "static-cycles:free",       158)                         \
-    X("O2", "cache",           "static:realloc",          6638)                         \
-    X("O2", "cache",           "static:memalign",         6456)                         \
+    X("O2", "cache",           "static:malloc",           3399)                         \
+    X("O2", "cache",           "static-cycles:malloc",    5182)                         \
+    X("O2", "cache",           "static:free",              111)                         \
+    X("O2", "cache",           "static-cycles:free",       156)                         \
+    X("O2", "cache",           "static:realloc",          3663)                         \
+    X("O2", "cache",           "static:memalign",         3480)                         \
     X("O2", "cache",           "static:create",            180)                         \
     X("O2", "cache",           "static:add_pool",           57)                         \
-    X("Os", "cache",           "static:malloc",           8202)                         \
-    X("Os", "cache",           "static-cycles:malloc",    14715)                        \
-    X("Os", "cache",           "static:free",              159)                         \
-    X("Os", "cache",           "static-cycles:free",       286)                         \
-    X("Os", "cache",           "static:realloc",          8552)                         \
-    X("Os", "cache",           "static:memalign",         8291)                         \
+    X("Os", "cache",           "static:malloc",           4263)                         \
+    X("Os", "cache",           "static-cycles:malloc",    7512)                         \
+    X("Os", "cache",           "static:free",              161)                         \
+    X("Os", "cache",           "static-cycles:free",       280)                         \
+    X("Os", "cache",           "static:realloc",          4618)                         \
+    X("Os", "cache",           "static:memalign",         4355)                         \
     X("Os", "cache",           "static:create",            179)                         \
     X("Os", "cache",           "static:add_pool",           63)                         \
-    X("O2", "leancache",       "static:malloc",           6366)                         \
-    X("O2", "leancache",       "static-cycles:malloc",    9714)                         \
-    X("O2", "leancache",       "static:free",               96)                         \
-    X("O2", "leancache",       "static-cycles:free",       142)                         \
-    X("O2", "leancache",       "static:realloc",          6609)                         \
-    X("O2", "leancache",       "static:memalign",         6445)                         \
+    X("O2", "leancache",       "static:malloc",           3357)                         \
+    X("O2", "leancache",       "static-cycles:malloc",    5137)                         \
+    X("O2", "leancache",       "static:free",               94)                         \
+    X("O2", "leancache",       "static-cycles:free",       133)                         \
+    X("O2", "leancache",       "static:realloc",          3599)                         \
+    X("O2", "leancache",       "static:memalign",         3437)                         \
     X("O2", "leancache",       "static:create",            165)                         \
     X("O2", "leancache",       "static:add_pool",           57)                         \
-    X("Os", "leancache",       "static:malloc",           8064)                         \
-    X("Os", "leancache",       "static-cycles:malloc",    14313)                        \
-    X("Os", "leancache",       "static:free",              126)                         \
-    X("Os", "leancache",       "static-cycles:free",       218)                         \
-    X("Os", "leancache",       "static:realloc",          8361)                         \
-    X("Os", "leancache",       "static:memalign",         8156)                         \
+    X("Os", "leancache",       "static:malloc",           4221)                         \
+    X("Os", "leancache",       "static-cycles:malloc",    7462)                         \
+    X("Os", "leancache",       "static:free",              127)                         \
+    X("Os", "leancache",       "static-cycles:free",       217)                         \
+    X("Os", "leancache",       "static:realloc",          4522)                         \
+    X("Os", "leancache",       "static:memalign",         4316)                         \
     X("Os", "leancache",       "static:create",            164)                         \
     X("Os", "leancache",       "static:add_pool",           63)                         \
     X("O2", "chess-tlsf",      "static:new",               118)                         \
     X("O2", "chess-tlsf",      "static-cycles:new",        184)                         \
     X("O2", "chess-tlsf",      "static:delete",            110)                         \
-    X("O2", "chess-tlsf",      "static-cycles:delete",     163)                         \
+    X("O2", "chess-tlsf",      "static-cycles:delete",     162)                         \
     X("O2", "chess-tlsf",      "static:delete-sized",      110)                         \
     X("O2", "chess-tlsf-lean", "static:new",               106)                         \
     X("O2", "chess-tlsf-lean", "static-cycles:new",        172)                         \
@@ -280,7 +280,7 @@
     X("O2", "demo-full",       "static:new",               130)                         \
     X("O2", "demo-full",       "static-cycles:new",        215)                         \
     X("O2", "demo-full",       "static:delete",            116)                         \
-    X("O2", "demo-full",       "static-cycles:delete",     185)                         \
+    X("O2", "demo-full",       "static-cycles:delete",     184)                         \
     X("O2", "demo-full",       "static:delete-sized",      116)
 /* clang-format on */
 

@@ -202,7 +202,7 @@ void tlsf_remove_pool(tlsf_t tlsf, pool_t pool);
  * a pop of the class's cached block when there is one; otherwise at most two bitmap
  * searches, one list removal and at most one split. When no list can serve the request
  * and the cache holds blocks, the cache is drained first (at most TLSF_CACHE_BYTES /
- * (2 * tlsf_alloc_overhead() + 2 * sizeof(void *)) ordinary frees; see tlsf_cache_flush)
+ * (4 * tlsf_alloc_overhead() + 4 * sizeof(void *)) ordinary frees; see tlsf_cache_flush)
  * and the search runs once more: a request fails only when the heap truly has no room. With
  * TLSF_FILL the block's usable bytes hold TLSF_FILL_ALLOC_BYTE (0xCD); this, and the same for
  * memalign and realloc's added bytes, costs a memset of the block.
@@ -355,9 +355,11 @@ size_t tlsf_largest_allocatable(tlsf_t tlsf);
 /*
  * tlsf_cache_flush: give every block of the front cache back to the lists, merging each
  * with its free neighbours, as a free without the cache would have. Bounded: at most
- * TLSF_CACHE_BYTES / (smallest block span) blocks, each an O(1) free, plus a pass over the
- * cached classes (2 << TLSF_SL_INDEX_LOG2 of them). Nothing without the cache; NULL is
- * ignored. The statistics do not change (cached blocks already count as free).
+ * TLSF_CACHE_BYTES / (2 * smallest block span) blocks, each an O(1) free, plus a pass over
+ * the cached classes (2 << TLSF_SL_INDEX_LOG2 of them): the budget charges every cached
+ * block its span plus one smallest block's span, so it bounds the number of blocks too. Nothing
+ * without the cache; NULL is ignored. The statistics do not change (cached blocks already count as
+ * free).
  */
 void tlsf_cache_flush(tlsf_t tlsf);
 

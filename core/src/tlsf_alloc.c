@@ -135,13 +135,13 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, size_t b
 }
 
 TLSF_NO_ASAN void *tlsf_malloc(tlsf_t heap, size_t bytes) {
-    block_t *block;
+    void *ptr;
     size_t span;
     if (!heap_usable(heap)) return alloc_failed(heap);
-    block = cache_take(heap, bytes, &span);
-    if (block == NULL) return malloc_from_lists(heap, bytes);
+    ptr = cache_take(heap, bytes, &span);
+    if (ptr == NULL) return malloc_from_lists(heap, bytes);
     stats_on_alloc(heap, span);
-    return block_hand_out(block);
+    return block_hand_out(block_from_ptr(ptr));
 }
 
 TLSF_NO_ASAN void *tlsf_calloc(tlsf_t heap, size_t count, size_t size) {
@@ -246,12 +246,15 @@ static inline TLSF_NO_ASAN void publish_free(tlsf_t heap, block_t *block, size_t
 }
 
 /*
- * Give the in-use block at `block`, with size word `word` (already checked, counted and
- * handed back to the tools), to the lists, merging it with free physical neighbours. A
- * merged block that stays in the class of the free neighbour it grew from keeps that
- * neighbour's list place.
+ * Give the in-use block with user pointer `ptr` and size word `word` (already checked,
+ * counted and handed back to the tools) to the lists, merging it with free physical
+ * neighbours. A merged block that stays in the class of the free neighbour it grew from
+ * keeps that neighbour's list place. (It takes the user pointer, as free and the cache
+ * have it: with the cache this is a separate function, and free's push then computes no
+ * header address.)
  */
-static TLSF_LIST_PATH TLSF_NO_ASAN void block_release(tlsf_t heap, block_t *block, size_t word) {
+static TLSF_LIST_PATH TLSF_NO_ASAN void block_release(tlsf_t heap, void *ptr, size_t word) {
+    block_t *block = block_from_ptr(ptr);
     size_t span = word_span(word);
     block_t *next = block_at(block, span);
     size_t next_word = *slot_size(next);
@@ -298,8 +301,8 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void block_release(tlsf_t heap, block_t *bloc
 }
 
 #if TLSF_CACHE
-TLSF_NO_ASAN void tlsf_release_block(tlsf_t heap, block_t *block, size_t word) {
-    block_release(heap, block, word);
+TLSF_NO_ASAN void tlsf_release_block(tlsf_t heap, void *ptr, size_t word) {
+    block_release(heap, ptr, word);
 }
 #endif
 
@@ -311,19 +314,19 @@ static inline TLSF_NO_ASAN void block_given_back(tlsf_t heap, void *ptr, size_t 
 
 TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
     block_t *block;
-    size_t word, span;
+    size_t word, span, left;
     if (ptr == NULL || !heap_usable(heap) || !block_check_in_use(heap, ptr)) return;
     block = block_from_ptr(ptr);
     word = *slot_size(block);
     span = word_span(word);
-    if (cache_takes(heap, word, span)) {
+    if (cache_takes(heap, word, span, &left)) {
         block_given_back(heap, ptr, word);
-        cache_put(heap, block, word, span);
+        cache_put(heap, ptr, word, span, left);
         return;
     }
     if (!block_check_prev(heap, ptr, word)) return;
     block_given_back(heap, ptr, word);
-    block_release(heap, block, word);
+    block_release(heap, ptr, word);
 }
 
 /* ---- Reallocation ---- */

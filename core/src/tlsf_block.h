@@ -104,6 +104,11 @@ static inline TLSF_NO_ASAN block_t **slot_next_free(block_t *block) {
 static inline TLSF_NO_ASAN block_t **slot_prev_free(block_t *block) {
     return (block_t **)metadata_word((char *)block + HEADER_SIZE + TLSF_WORD);
 }
+/* The front cache's link in a cached block, addressed by its user pointer `ptr` (the same
+ * word as its next_free slot): the user pointer of the block below it on its stack. */
+static inline TLSF_NO_ASAN void **slot_cache_link(void *ptr) {
+    return (void **)metadata_word(ptr);
+}
 
 /* The span recorded in the size word of a block that is not cached. */
 static inline TLSF_NO_ASAN size_t word_span(size_t word) {

@@ -9,22 +9,23 @@
 #if TLSF_CACHE
 /*
  * The one loop of the real-time paths, bounded by design: it visits CACHE_CLASSES stack
- * tops and gives back at most limit / MIN_SPAN blocks (the budget over the smallest span),
- * each with the O(1) merging of an ordinary free (tlsf_release_block). The cached blocks
+ * tops and gives back at most limit / (2 * MIN_SPAN) blocks (the budget over the smallest
+ * charge), each with the O(1) merging of an ordinary free (tlsf_release_block). The cached blocks
  * left the statistics and the tools when they were freed, so only the lists change.
  */
 TLSF_NO_ASAN int tlsf_cache_drain(tlsf_t heap) {
     unsigned index;
     if (heap->cache.room == heap->cache.limit) return 0;
     for (index = 0; index < CACHE_CLASSES; ++index) {
-        block_t *block = heap->cache.top[index];
+        void *ptr = heap->cache.top[index];
         heap->cache.top[index] = NULL;
-        while (block != NULL) {
-            block_t *below = *slot_next_free(block);
+        while (ptr != NULL) {
+            block_t *block = block_from_ptr(ptr);
+            void *below = *slot_cache_link(ptr); /* read before the release links the block */
             size_t word = *slot_size(block) & ~BLOCK_CACHED; /* in use again */
             block_set_exempt_flags(block, word);
-            tlsf_release_block(heap, block, word);
-            block = below;
+            tlsf_release_block(heap, ptr, word);
+            ptr = below;
         }
     }
     heap->cache.room = heap->cache.limit;
@@ -38,15 +39,16 @@ TLSF_NO_ASAN int tlsf_cache_check(tlsf_t heap) {
     size_t bytes = 0;
     unsigned index;
     for (index = 0; index < CACHE_CLASSES; ++index) {
-        size_t allowed = heap->cache.limit / MIN_SPAN + 1;
-        block_t *block;
-        for (block = heap->cache.top[index]; block != NULL; block = *slot_next_free(block)) {
+        size_t allowed = heap->cache.limit / (2 * MIN_SPAN) + 1;
+        void *ptr;
+        for (ptr = heap->cache.top[index]; ptr != NULL; ptr = *slot_cache_link(ptr)) {
+            block_t *block = block_from_ptr(ptr);
             size_t word = *slot_size(block);
             if (allowed-- == 0) return errors + 1;
             errors += !block_header_intact(heap, block);
             errors += (word & (BLOCK_CACHED | BLOCK_FREE | BLOCK_ALIGNED)) != BLOCK_CACHED;
             errors += word_span_any(word) != ((size_t)index << TLSF_ALIGN_LOG2);
-            bytes += word_span_any(word);
+            bytes += word_span_any(word) + MIN_SPAN; /* its charge */
         }
     }
     return errors + (bytes != heap->cache.limit - heap->cache.room);

@@ -12,17 +12,22 @@
  *   - every block on stack i is a plain block (not memalign'd) of span i * TLSF_ALIGN
  *     (i < CACHE_CLASSES: the classes of rows 0 and 1, each one span wide), marked
  *     BLOCK_CACHED and not BLOCK_FREE: to its neighbours it is in use, so it is never
- *     merged while cached;
- *   - its first user word (the next_free slot) links to the block below it, NULL at the
- *     bottom;
- *   - cache.limit - cache.room is the sum of the cached spans (so cache.room <=
- *     cache.limit: the budget is never exceeded), and cache.limit <= TLSF_CACHE_BYTES;
+ *     merged while cached; the stacks below MIN_SPAN / TLSF_ALIGN are always empty;
+ *   - a stack holds user pointers: cache.top[i] is the user pointer of the block on top,
+ *     and each block's first user word (its next_free slot) that of the block below it,
+ *     NULL at the bottom. (A pop then returns the top as it is, and a push stores the
+ *     pointer free was given: neither computes a header address.)
+ *   - cache.limit - cache.room is the sum of the cached blocks' charges, a charge being
+ *     the block's span plus MIN_SPAN (so cache.room <= cache.limit: the budget is never
+ *     exceeded), and cache.limit <= TLSF_CACHE_BYTES. The budget thus bounds both the
+ *     bytes kept from merging (below it) and the number of cached blocks, which is what a
+ *     drain costs: at most limit / (2 * MIN_SPAN), whatever their sizes;
  *   - the statistics count cached blocks as free; the tools (ASan, valgrind, the fill
  *     patterns) saw them freed.
  *
  * Why every operation is O(1) or bounded: a push or a pop touches one stack top, one
- * header and one link. A drain gives back at most cache.limit / MIN_SPAN blocks (the
- * budget over the smallest span), each with the O(1) merging of an ordinary free, plus one
+ * header and one link. A drain gives back at most cache.limit / (2 * MIN_SPAN) blocks (the
+ * budget over the smallest charge), each with the O(1) merging of an ordinary free, plus one
  * pass over the CACHE_CLASSES stack tops.
  *
  * The door: tlsf_alloc.c calls cache_take at the top of malloc, cache_takes and cache_put
@@ -43,26 +48,44 @@
 TLSF_NO_ASAN int tlsf_cache_drain(tlsf_t heap);
 
 /*
- * malloc's first step: for a request of `bytes` whose class is cached, the last cached
- * block of that class, taken off its stack and marked in use again, with its span in
- * *span; otherwise NULL. The exact classes need no bit scan: a request's span is its
- * bytes plus the header rounded up to TLSF_ALIGN (at least MIN_SPAN), and the class index
- * is that span over TLSF_ALIGN; the size test comes first, so no sum wraps.
+ * Whether a request too small for any block (its bytes plus the overhead below MIN_SPAN)
+ * is served from the cache: its index is raised to the smallest block's. On Arm that
+ * clamp is three instructions (compare, IT, move) on every hit, and such requests (4
+ * bytes or less on 32-bit Arm) are rare in C and C++ code, so there the clamp is left
+ * out and they take the list path (their index names an empty stack). On x86-64 it is two
+ * (compare, conditional move), and requests of 8 bytes or less are common (short strings,
+ * single pointers), so they are cached.
  */
-static inline TLSF_NO_ASAN block_t *cache_take(tlsf_t heap, size_t bytes, size_t *span) {
+#if defined(__arm__)
+#define CACHE_TINY_REQUESTS 0
+#else
+#define CACHE_TINY_REQUESTS 1
+#endif
+
+/*
+ * malloc's first step: for a request of `bytes` whose class is cached, the user pointer of
+ * the last cached block of that class, taken off its stack and marked in use again, with
+ * its span in *span; otherwise NULL. The exact classes need no bit scan: a request's span
+ * is its bytes plus the overhead rounded up to TLSF_ALIGN (at least MIN_SPAN), and the
+ * class index is that span over TLSF_ALIGN; the size test comes first, so no sum wraps.
+ */
+static inline TLSF_NO_ASAN void *cache_take(tlsf_t heap, size_t bytes, size_t *span) {
 #if TLSF_CACHE
     size_t index;
+    void *ptr, **top;
     block_t *block;
     if (bytes >= CACHE_SPAN_LIMIT - (BLOCK_OVERHEAD + TLSF_ALIGN - 1)) return NULL;
     index = (bytes + (BLOCK_OVERHEAD + TLSF_ALIGN - 1)) >> TLSF_ALIGN_LOG2;
-    if (index < MIN_SPAN / TLSF_ALIGN) index = MIN_SPAN / TLSF_ALIGN;
-    block = heap->cache.top[index];
-    if (block == NULL) return NULL;
-    *span = index << TLSF_ALIGN_LOG2;
-    heap->cache.room += *span;
-    heap->cache.top[index] = *slot_next_free(block);
+    if (CACHE_TINY_REQUESTS && index < MIN_SPAN / TLSF_ALIGN) index = MIN_SPAN / TLSF_ALIGN;
+    top = &heap->cache.top[index];
+    ptr = *top;
+    if (ptr == NULL) return NULL;
+    *top = *slot_cache_link(ptr);
+    block = block_from_ptr(ptr);
     block_set_exempt_flags(block, *slot_size(block) & ~BLOCK_CACHED);
-    return block;
+    *span = index << TLSF_ALIGN_LOG2;
+    heap->cache.room += *span + MIN_SPAN; /* the block's charge */
+    return ptr;
 #else
     (void)heap;
     (void)bytes;
@@ -73,33 +96,42 @@ static inline TLSF_NO_ASAN block_t *cache_take(tlsf_t heap, size_t bytes, size_t
 
 /* Does the cache take the block of size word `word` and span `span` now? A plain block of
  * an exact class: no bit of the word at or above CACHE_SPAN_LIMIT (the seal's aside), and
- * not BLOCK_ALIGNED, which one mask tests together; and room for it in the budget. */
-static inline TLSF_NO_ASAN int cache_takes(tlsf_t heap, size_t word, size_t span) {
+ * not BLOCK_ALIGNED, which one mask tests together; and room for its charge (span +
+ * MIN_SPAN) in the budget. If so, *left is the room that remains after the charge, for
+ * cache_put. The charge is subtracted first and the sign of the rest tested (room and
+ * charges are far below half the address space): one subtraction serves the test and the
+ * update. */
+static inline TLSF_NO_ASAN int cache_takes(tlsf_t heap, size_t word, size_t span, size_t *left) {
 #if TLSF_CACHE
-    return (word & WORD_LOW_MASK & (~(CACHE_SPAN_LIMIT - 1) | BLOCK_ALIGNED)) == 0 &&
-           span <= heap->cache.room;
+    if ((word & WORD_LOW_MASK & (~(CACHE_SPAN_LIMIT - 1) | BLOCK_ALIGNED)) != 0) return 0;
+    *left = heap->cache.room - (span + MIN_SPAN);
+    return (ptrdiff_t)*left >= 0;
 #else
     (void)heap;
     (void)word;
     (void)span;
+    (void)left;
     return 0;
 #endif
 }
 
-/* free's shortcut: push the checked block at `block` (size word `word` as read, span
- * `span`), which cache_takes accepted, onto its class's stack. */
-static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, block_t *block, size_t word, size_t span) {
+/* free's shortcut: push the checked block with user pointer `ptr` (size word `word` as
+ * read, span `span`), which cache_takes accepted leaving `left` room, onto its class's
+ * stack. */
+static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, size_t span,
+                                          size_t left) {
 #if TLSF_CACHE
-    block_t **top = &heap->cache.top[span >> TLSF_ALIGN_LOG2];
-    heap->cache.room -= span;
-    *slot_next_free(block) = *top;
-    *top = block;
-    block_set_exempt_flags(block, word | BLOCK_CACHED);
+    void **top = &heap->cache.top[span >> TLSF_ALIGN_LOG2];
+    heap->cache.room = left;
+    *slot_cache_link(ptr) = *top;
+    *top = ptr;
+    block_set_exempt_flags(block_from_ptr(ptr), word | BLOCK_CACHED);
 #else
     (void)heap;
-    (void)block;
+    (void)ptr;
     (void)word;
     (void)span;
+    (void)left;
 #endif
 }
 

@@ -91,13 +91,27 @@ TEST(Cache, CachedBlocksAreNotMergedUntilFlushed) {
     EXPECT_EQ(h.Errors(), 0);
 }
 
-// The budget is hard: with room for five smallest blocks, the sixth free goes to the lists
-// and merges with its free neighbours as without the cache.
+// The budget is hard: each cached block is charged its span plus the smallest span, so a
+// budget of ten smallest spans has room for five smallest blocks; the sixth free goes to
+// the lists and merges with its free neighbours as without the cache.
 TEST(Cache, TheBudgetIsHard) {
     if (!TLSF_CACHE) GTEST_SKIP() << "TLSF_CACHE == 0";
     Heap h(kPool);
     const std::size_t span = tlsf_block_size_min() + tlsf_alloc_overhead();
-    ASSERT_EQ(tlsf_cache_set_limit(h, 5 * span), 5 * span);
+    ASSERT_EQ(tlsf_cache_set_limit(h, 10 * span - 1), 10 * span - 1);
+    {
+        // One byte short of five charges: only four fit.
+        std::vector<void *> four;
+        for (int i = 0; i < 5; ++i)
+            four.push_back(tlsf_malloc(h, SmallRequest()));
+        for (void *p : four)
+            tlsf_free(h, p);
+        std::vector<WalkedBlock> walk = Walk(h.pools()[0]);
+        ASSERT_EQ(walk.size(), 5u); // four cached, then the fifth merged with the rest
+        EXPECT_EQ(walk[4].ptr, four[4]);
+        tlsf_cache_flush(h);
+    }
+    ASSERT_EQ(tlsf_cache_set_limit(h, 10 * span), 10 * span);
     std::vector<void *> blocks;
     for (int i = 0; i < 20; ++i)
         blocks.push_back(tlsf_malloc(h, SmallRequest()));

@@ -66,7 +66,7 @@ else()
   # core's configuration (the symbols carry it), so each image passes the same switches to
   # its C++ sources.
   option(TLSF_M4_APP_CACHE "Build the chess-tlsf-cache images (core with TLSF_CACHE=1)" ON)
-  set(TLSF_M4_APP_CACHE_BYTES 1024 CACHE STRING "TLSF_CACHE_BYTES of chess-tlsf-cache")
+  set(TLSF_M4_APP_CACHE_BYTES 2048 CACHE STRING "TLSF_CACHE_BYTES of chess-tlsf-cache")
   set(_app_lean -DTLSF_STATS=0 -DTLSF_CHECKS=0)
   set(_app_cache -DTLSF_CACHE=1 -DTLSF_CACHE_BYTES=${TLSF_M4_APP_CACHE_BYTES})
   set(_app_core ${_app_out}/tlsf_core.o)
