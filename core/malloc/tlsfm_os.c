@@ -16,16 +16,25 @@
  * Large blocks. A request that a thread heap does not serve (tlsfm_thread.c: above a
  * quarter of a chunk) gets a mapping of its own: header at the base, block at
  * max(64, alignment) bytes in. Freed, the mapping goes to a cache instead of munmap, so a
- * program that reuses large blocks does not fault in fresh pages every time. The cache
- * holds at most LARGE_CACHE_SLOTS mappings and LARGE_CACHE_BYTES bytes in total; a mapping
- * that would exceed either evicts the oldest ones (munmap), and one larger than the byte cap
- * is unmapped at once. So freed large blocks keep at most 64 MiB resident beyond the live
- * ones. A request takes the smallest cached mapping that holds it and is at most twice its
- * size, whole (its pages are resident already); else the smallest larger one, cut to twice
- * the size (a live large block never holds more than twice what it needs);
- * else the largest smaller one, grown with mremap into a fresh aligned range (its pages
- * move, only the added ones are new). So a program that frees and allocates large blocks
- * of varying sizes faults in only the growth, as with glibc's adaptive threshold.
+ * program that reuses large blocks does not fault in fresh pages every time (the cost the
+ * issue measured: 2.5x glibc's time on blocks of 5-25 MiB).
+ *
+ * Reuse costs no system call in the common case. A request takes the smallest cached
+ * mapping that holds it: whole if that is at most twice the need (or less than a region
+ * more), else only its head, cut at the region boundary above the need; the tail stays in
+ * the cache as a mapping of its own (it starts at a region, so the region map's rule
+ * holds) with its pages resident. Freed pieces join their cached neighbours again, so a
+ * program cycling through sizes keeps reusing one range. With nothing large enough cached,
+ * the largest smaller mapping grows (mremap: in place if the addresses after it are free,
+ * else its pages move to a fresh aligned range): only the added pages are new.
+ *
+ * Bounds (the resident memory large blocks cost beyond what the program asked for):
+ * - the cache holds at most LARGE_CACHE_SLOTS (16) ranges and LARGE_CACHE_BYTES (64 MiB);
+ *   a range that would exceed either evicts the oldest ones (munmap), and one larger than
+ *   the byte cap is unmapped at once;
+ * - a live large block's mapping is at most max(2 x need, need rounded up to 4 MiB), where
+ *   need = request + header, rounded to the page.
+ * So RSS <= live large requests x 2 (or + 4 MiB each) + 64 MiB, whatever the sequence.
  */
 #define _GNU_SOURCE 1
 
@@ -188,31 +197,55 @@ static size_t large_map_bytes(size_t bytes, size_t align) {
     return round_up(offset + bytes, tlsfm_page_bytes());
 }
 
-/* The cached mapping (aligned to `base_align`) to serve `need` bytes with; the slot or -1.
- * First choice: the smallest that holds `need` and is at most twice as large (used whole).
- * Then: the smallest larger one (cut to twice the need). Then: the largest smaller one (it
- * is grown with mremap, so only the added pages are new). */
+/* The cached mapping (its base aligned to `base_align`) to serve `need` bytes with; the slot
+ * or -1. First choice: the smallest that holds `need` (used whole, or its head cut off).
+ * Else the largest smaller one (grown, so that only the added pages are new). */
 static int cache_pick_locked(size_t need, size_t base_align) {
-    int fit = -1, larger = -1, smaller = -1;
+    int fit = -1, smaller = -1;
     size_t i;
     for (i = 0; i < large_cache_count; ++i) {
         size_t bytes = large_cache[i].map_bytes;
         if ((large_cache[i].base & (base_align - 1)) != 0) continue;
-        if (bytes >= need && bytes / 2 <= need) {
+        if (bytes >= need) {
             if (fit < 0 || bytes < large_cache[fit].map_bytes) fit = (int)i;
-        } else if (bytes > need) {
-            if (larger < 0 || bytes < large_cache[larger].map_bytes) larger = (int)i;
         } else if (smaller < 0 || bytes > large_cache[smaller].map_bytes) {
             smaller = (int)i;
         }
     }
-    return fit >= 0 ? fit : larger >= 0 ? larger : smaller;
+    return fit >= 0 ? fit : smaller;
 }
 
 static void cache_remove_locked(size_t slot) {
+    stats.cached_bytes -= large_cache[slot].map_bytes;
     memmove(&large_cache[slot], &large_cache[slot + 1],
             (large_cache_count - slot - 1) * sizeof large_cache[0]);
     large_cache_count--;
+}
+
+/* The bytes of a cached mapping of `bytes` that a block needing `need` keeps: all of it when
+ * that is at most twice the need or less than a region more than it; else the need rounded
+ * up to a region (the rest stays cached as a mapping of its own, which must start at a region
+ * boundary). So a live large block holds at most max(2 * need, need rounded up to 4 MiB). */
+static size_t cache_keep(size_t bytes, size_t need) {
+    size_t keep = round_up(need, TLSFM_REGION_BYTES);
+    return bytes / 2 <= need || keep >= bytes ? bytes : keep;
+}
+
+/* Take the cached mapping in `slot` for a block needing `need` bytes: whole, or its head
+ * (the tail stays in the slot, with its age). Costs no system call. */
+static struct cached_mapping cache_take_locked(size_t slot, size_t need) {
+    struct cached_mapping taken = large_cache[slot];
+    size_t keep = cache_keep(taken.map_bytes, need);
+    if (taken.map_bytes >= need && keep < taken.map_bytes) {
+        large_cache[slot].base += keep;
+        large_cache[slot].map_bytes -= keep;
+        stats.cached_bytes -= keep;
+        taken.map_bytes = keep;
+    } else {
+        cache_remove_locked(slot);
+    }
+    stats.cache_hits++;
+    return taken;
 }
 
 /* Make `mapping` (header written) a live large block: region map, list, counters.
@@ -232,26 +265,21 @@ static int large_enter_locked(tlsfm_mapping_t *mapping) {
     return 1;
 }
 
-/* A cached mapping of `bytes` made into `need` bytes at `base_align`: used whole, cut to
- * twice the need, or grown by moving its pages (mremap) into a fresh aligned range. Returns the
- * base and sets *map_bytes, or 0 (the mapping is gone) if the system refuses. */
-static uintptr_t reuse(uintptr_t base, size_t bytes, size_t need, size_t base_align,
-                       size_t *map_bytes) {
+/* A cached mapping of `bytes`, smaller than `need`, grown to `need` bytes at `base_align`:
+ * in place if the addresses after it are free, else by moving its pages (mremap) into a
+ * fresh aligned range. Only the added pages are new. Returns the base, or 0 (the mapping is
+ * gone) if the system refuses (e.g. the range joins two mappings of the system). Sets
+ * *moved when the block's address changed. */
+static uintptr_t grow_cached(uintptr_t base, size_t bytes, size_t need, size_t base_align,
+                             int *moved) {
     uintptr_t target;
-    void *moved;
-    *map_bytes = bytes;
-    if (bytes >= need && bytes / 2 <= need) return base;
-    if (bytes > need) { /* keep twice the need: the most a live block may hold */
-        size_t keep = 2 * need;
-        unmap((void *)(base + keep), bytes - keep);
-        *map_bytes = keep;
-        return base;
-    }
+    *moved = 0;
+    if (mremap((void *)base, bytes, need, 0) != MAP_FAILED) return base;
     target = map_aligned(need, base_align);
     if (target != 0) {
-        moved = mremap((void *)base, bytes, need, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)target);
-        if (moved != MAP_FAILED) {
-            *map_bytes = need;
+        if (mremap((void *)base, bytes, need, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)target) !=
+            MAP_FAILED) {
+            *moved = 1;
             return target;
         }
         unmap((void *)target, need);
@@ -266,23 +294,27 @@ void *tlsfm_os_large_alloc(size_t bytes, size_t align, int *fresh) {
     tlsfm_mapping_t *mapping = NULL;
     struct cached_mapping cached = {0, 0};
     uintptr_t base = 0;
-    int slot;
+    int slot, moved = 0, unmapped = 0;
     if (fresh != NULL) *fresh = 0;
     if (need == 0) return NULL;
     tlsfm_lock();
     slot = cache_pick_locked(need, base_align);
-    if (slot >= 0) {
-        cached = large_cache[slot];
-        cache_remove_locked((size_t)slot);
-        stats.cached_bytes -= cached.map_bytes;
-        stats.cache_hits++;
-    }
+    if (slot >= 0) cached = cache_take_locked((size_t)slot, need);
     tlsfm_unlock();
-    if (slot >= 0) base = reuse(cached.base, cached.map_bytes, need, base_align, &map_bytes);
+    if (slot >= 0) {
+        base = cached.base;
+        map_bytes = cached.map_bytes;
+        if (map_bytes < need) {
+            base = grow_cached(base, map_bytes, need, base_align, &moved);
+            map_bytes = need;
+            unmapped = base == 0;
+        }
+    }
     if (base == 0) {
         map_bytes = need;
         base = map_aligned(need, base_align);
         if (base == 0) return NULL;
+        moved = 1;
         if (fresh != NULL) *fresh = 1;
     }
     mapping = (tlsfm_mapping_t *)base;
@@ -292,25 +324,45 @@ void *tlsfm_os_large_alloc(size_t bytes, size_t align, int *fresh) {
     mapping->owner = NULL;
     mapping->payload_offset = large_offset(align);
     tlsfm_lock();
-    if (slot < 0 || base != cached.base) stats.maps++;
+    stats.maps += (size_t)moved;
+    stats.unmaps += (size_t)unmapped;
     if (!large_enter_locked(mapping)) mapping = NULL;
     tlsfm_unlock();
     return mapping ? (void *)(base + mapping->payload_offset) : NULL;
 }
 
-/* Keep the freed mapping for reuse, evicting the oldest beyond the caps. */
+/* Join the cached mapping [*base, *base + *bytes) with the cached ones right before and
+ * after it (pieces of one mapping cut by cache_take_locked, or neighbouring mappings):
+ * they leave the cache and the range grows over them. */
+static void cache_absorb_neighbours_locked(uintptr_t *base, size_t *bytes) {
+    size_t i = 0;
+    while (i < large_cache_count) {
+        struct cached_mapping other = large_cache[i];
+        if (other.base + other.map_bytes == *base || *base + *bytes == other.base) {
+            cache_remove_locked(i);
+            if (other.base < *base) *base = other.base;
+            *bytes += other.map_bytes;
+            i = 0; /* the grown range may now touch one seen before */
+        } else {
+            ++i;
+        }
+    }
+}
+
+/* Keep the freed mapping for reuse, joined with its cached neighbours, evicting the oldest
+ * others beyond the caps; a range larger than the byte cap by itself is unmapped. */
 static void cache_insert_locked(uintptr_t base, size_t map_bytes) {
+    if (map_bytes <= LARGE_CACHE_BYTES) cache_absorb_neighbours_locked(&base, &map_bytes);
+    while (large_cache_count > 0 && (large_cache_count == LARGE_CACHE_SLOTS ||
+                                     stats.cached_bytes + map_bytes > LARGE_CACHE_BYTES)) {
+        unmap((void *)large_cache[0].base, large_cache[0].map_bytes);
+        stats.unmaps++;
+        cache_remove_locked(0);
+    }
     if (map_bytes > LARGE_CACHE_BYTES) {
         unmap((void *)base, map_bytes);
         stats.unmaps++;
         return;
-    }
-    while (large_cache_count > 0 && (large_cache_count == LARGE_CACHE_SLOTS ||
-                                     stats.cached_bytes + map_bytes > LARGE_CACHE_BYTES)) {
-        unmap((void *)large_cache[0].base, large_cache[0].map_bytes);
-        stats.cached_bytes -= large_cache[0].map_bytes;
-        stats.unmaps++;
-        cache_remove_locked(0);
     }
     large_cache[large_cache_count].base = base;
     large_cache[large_cache_count].map_bytes = map_bytes;
@@ -355,9 +407,15 @@ int tlsfm_os_check_locked(void) {
         ++count;
     }
     errors += count != stats.large_blocks;
-    for (i = 0; i < large_cache_count; ++i) {
-        errors += tlsfm_os_lookup((const void *)large_cache[i].base) != NULL;
-        cached += large_cache[i].map_bytes;
+    for (i = 0; i < large_cache_count; ++i) { /* out of the map, at a region, disjoint */
+        const struct cached_mapping *one = &large_cache[i];
+        size_t j;
+        errors += tlsfm_os_lookup((const void *)one->base) != NULL;
+        errors += (one->base & (TLSFM_REGION_BYTES - 1)) != 0 || one->map_bytes == 0;
+        for (j = i + 1; j < large_cache_count; ++j)
+            errors += one->base < large_cache[j].base + large_cache[j].map_bytes &&
+                      large_cache[j].base < one->base + one->map_bytes;
+        cached += one->map_bytes;
     }
     errors += cached != stats.cached_bytes || cached > LARGE_CACHE_BYTES;
     return errors;

@@ -18,6 +18,10 @@
  *   fork       while threads allocate and free each other's blocks, the main thread forks:
  *              each child allocates, frees a block of a thread that does not exist in the
  *              child, and finds every heap it may inspect sound;
+ *   large      (first, while nothing is cached) freed large mappings are reused without a
+ *              system call: a smaller request takes a cached mapping's head cut at a
+ *              4 MiB region (the tail stays cached), the pieces join again when freed, a
+ *              larger request grows a cached mapping, and the cache keeps at most 64 MiB;
  *   misuse     free of a chunk's header, of a pointer no mapping covers, of a block of an
  *              unmapped chunk that was the hot one (see chunks), and a double free
  *              by another thread (found when the owner takes it back) abort with a message
@@ -69,6 +73,82 @@ static struct tlsfm_info info(void) {
     struct tlsfm_info now;
     tlsfm_get_info(&now);
     return now;
+}
+
+/* ---- large ----------------------------------------------------------------------------- */
+
+#define MIB ((size_t)1 << 20)
+#define LARGE_CACHE_CAP (64 * MIB) /* tlsfm_os.c: what freed large mappings may keep */
+
+static void write_pages(unsigned char *block, size_t bytes) {
+    size_t i;
+    for (i = 0; i < bytes; i += 4096)
+        block[i] = (unsigned char)(i >> 12);
+}
+
+static int all_zero(const unsigned char *block, size_t bytes) {
+    size_t i;
+    for (i = 0; i < bytes; ++i)
+        if (block[i] != 0) return 0;
+    return 1;
+}
+
+/* Whether the system calls and the cache's figures moved as expected since `before`. */
+static int large_counts(const struct tlsfm_info *before, size_t maps, size_t unmaps, size_t hits,
+                        size_t cached) {
+    struct tlsfm_info now = info();
+    return now.maps == before->maps + maps && now.unmaps == before->unmaps + unmaps &&
+           now.cache_hits == before->cache_hits + hits && now.cached_bytes == cached;
+}
+
+static void test_large(void) {
+    struct tlsfm_info start = info();
+    unsigned char *a, *b, *c, *blocks[5];
+    size_t i;
+    if (start.max_request < 2 * LARGE_CACHE_CAP) return; /* no large blocks of these sizes */
+    CHECK(start.cached_bytes == 0 && start.dedicated_pools == 0);
+    /* Request + 64 bytes of header = 24 MiB exactly: one fresh mapping, cached whole. */
+    a = (unsigned char *)tlsfm_malloc(24 * MIB - 64);
+    CHECK(a != NULL);
+    if (a == NULL) return;
+    write_pages(a, 24 * MIB - 64);
+    tlsfm_free(a);
+    CHECK(large_counts(&start, 1, 0, 0, 24 * MIB));
+    /* 5 MiB: the head of the cached mapping, cut at a region (8 MiB); the tail stays cached
+     * (no munmap), and calloc still clears the reused pages. */
+    b = (unsigned char *)tlsfm_calloc(1, 5 * MIB);
+    CHECK(b != NULL && all_zero(b, 5 * MIB));
+    CHECK(large_counts(&start, 1, 0, 1, 16 * MIB));
+    CHECK(tlsfm_malloc_usable_size(b) >= 5 * MIB && tlsfm_malloc_usable_size(b) < 8 * MIB);
+    /* 14 MiB: the 16 MiB tail, whole (at most twice the need). */
+    c = (unsigned char *)tlsfm_malloc(14 * MIB);
+    CHECK(c != NULL && large_counts(&start, 1, 0, 2, 0));
+    CHECK(tlsfm_malloc_usable_size(c) >= 14 * MIB && tlsfm_malloc_usable_size(c) < 16 * MIB);
+    tlsfm_free(b);
+    tlsfm_free(c);
+    /* The pieces join: one cached range of 24 MiB, which then serves 23 MiB whole. */
+    CHECK(large_counts(&start, 1, 0, 2, 24 * MIB));
+    a = (unsigned char *)tlsfm_malloc(23 * MIB);
+    CHECK(a != NULL && large_counts(&start, 1, 0, 3, 0));
+    CHECK(tlsfm_check() == 0);
+    tlsfm_free(a);
+    /* Larger than anything cached: the cached mapping grows (in place or moved, no munmap). */
+    a = (unsigned char *)tlsfm_malloc(40 * MIB);
+    CHECK(a != NULL && info().cache_hits == start.cache_hits + 4 && info().cached_bytes == 0);
+    CHECK(info().unmaps == start.unmaps);
+    if (a != NULL) write_pages(a, 40 * MIB);
+    tlsfm_free(a);
+    /* The bound: five live blocks of 20 MiB, freed, leave at most 64 MiB cached. */
+    for (i = 0; i < 5; ++i) {
+        blocks[i] = (unsigned char *)tlsfm_malloc(20 * MIB);
+        CHECK(blocks[i] != NULL);
+        if (blocks[i] != NULL) write_pages(blocks[i], 20 * MIB);
+    }
+    for (i = 0; i < 5; ++i)
+        tlsfm_free(blocks[i]);
+    CHECK(info().cached_bytes <= LARGE_CACHE_CAP && info().cached_bytes >= 40 * MIB);
+    CHECK(info().unmaps > start.unmaps && info().dedicated_pools == 0);
+    CHECK(tlsfm_check() == 0);
 }
 
 /* ---- remote ---------------------------------------------------------------------------- */
@@ -363,6 +443,7 @@ static void test_foreign(void) {
 }
 
 int main(void) {
+    test_large(); /* first: it expects an empty cache of large mappings */
     test_remote();
     test_orphan();
     test_chunks();
