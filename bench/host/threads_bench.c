@@ -22,7 +22,8 @@
  *       in page faults.
  *
  * Output, one line: the workload, its parameters, operations (malloc+free pairs), seconds
- * (wall clock), peak resident set (ru_maxrss, KiB) and a checksum of the contents read
+ * (wall clock), peak resident set (ru_maxrss, KiB), minor page faults of the whole process
+ * (ru_minflt: nearly deterministic, unlike the time) and a checksum of the contents read
  * back (identical for every malloc: the work is deterministic). Exit status 1 if a block
  * did not hold what was written into it.
  */
@@ -68,10 +69,10 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static long peak_rss_kib(void) {
+static struct rusage usage_now(void) {
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss;
+    return usage;
 }
 
 static void die(const char *what) {
@@ -198,6 +199,7 @@ int main(int argc, char **argv) {
     int larson, large;
     uint64_t checksum = 0, operations;
     double start, seconds;
+    struct rusage usage;
     if (argc < 4) {
         fprintf(stderr, "usage: threads_bench larson <threads> <generations> [slots] "
                         "[replacements]\n"
@@ -262,9 +264,11 @@ int main(int argc, char **argv) {
         checksum += lanes[t].checksum;
         lane_free(&lanes[t]);
     }
-    printf("%s threads=%u operations=%llu seconds=%.3f peak_rss_kib=%ld checksum=%llu\n", argv[1],
-           count, (unsigned long long)operations, seconds, peak_rss_kib(),
-           (unsigned long long)checksum);
+    usage = usage_now();
+    printf("%s threads=%u operations=%llu seconds=%.3f peak_rss_kib=%ld minor_faults=%ld "
+           "checksum=%llu\n",
+           argv[1], count, (unsigned long long)operations, seconds, usage.ru_maxrss,
+           usage.ru_minflt, (unsigned long long)checksum);
     if (atomic_load(&corrupt)) {
         fprintf(stderr, "threads_bench: a block did not hold what was written into it\n");
         return 1;
