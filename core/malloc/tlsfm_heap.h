@@ -41,10 +41,10 @@ struct thread_heap {
     _Alignas(64) _Atomic(void *) remote;
     /* The owner's (or, for an orphan, the lock holder's). */
     _Alignas(64) tlsf_t tlsf;
-    void *pending;      /* taken from `remote`, not yet freed */
-    chunk_t *chunks;    /* every chunk of the heap (changed under the lock) */
-    tlsf_error_t error; /* what the core reported during the current call */
-    const void *error_ptr;
+    void *pending;           /* taken from `remote`, not yet freed */
+    chunk_t *chunks;         /* every chunk of the heap (changed under the lock) */
+    const char *doing;       /* the malloc function a core error names ("free" by default) */
+    tlsf_error_t pool_error; /* what tlsf_add_pool or tlsf_remove_pool reported */
     /* Written by the owner only, read by tlsfm_heap_get_info from any thread. */
     atomic_size_t chunk_count, empty_chunks;
     /* Changed under the lock; read without it on the remote-free path. */

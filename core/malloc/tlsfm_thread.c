@@ -129,23 +129,28 @@ static chunk_t *chunk_of(const void *ptr) {
 
 /* ---- Errors ------------------------------------------------------------------------------ */
 
-/* The core calls this and leaves the heap as it was; the caller aborts (check_error). */
+/*
+ * The core calls this and leaves the heap as it was. Misuse of a block (a double free, a
+ * bad pointer, a corrupt header: reported by tlsf_free and tlsf_realloc only) aborts here
+ * at once, naming heap->doing, so the paths that free need no test after the call (and
+ * free can end in a tail call of tlsf_free). A pool error (tlsf_add_pool or
+ * tlsf_remove_pool refusing) is recorded for the caller, which tests heap->pool_error.
+ */
 static void on_heap_error(tlsf_t tlsf, tlsf_error_t reason, const void *ptr, void *user) {
     thread_heap_t *heap = (thread_heap_t *)user;
     (void)tlsf;
-    if (heap->error == TLSF_ERROR_NONE) {
-        heap->error = reason;
-        heap->error_ptr = ptr;
+    if (reason == TLSF_ERROR_BAD_POOL || reason == TLSF_ERROR_POOL_IN_USE) {
+        heap->pool_error = reason;
+        return;
     }
+    tlsfm_die(heap->doing, tlsf_error_string(reason), ptr);
 }
 
-__attribute__((noreturn, noinline)) static void die_of_error(thread_heap_t *heap,
-                                                             const char *function) {
-    tlsfm_die(function, tlsf_error_string(heap->error), heap->error_ptr);
-}
-
-static inline void check_error(thread_heap_t *heap, const char *function) {
-    if (heap->error != TLSF_ERROR_NONE) die_of_error(heap, function);
+/* Run the core's free on `heap` on behalf of `function` (the name its errors report). */
+static inline void free_naming(thread_heap_t *heap, void *ptr, const char *function) {
+    heap->doing = function;
+    tlsf_free(heap->tlsf, ptr);
+    heap->doing = "free";
 }
 
 /* The mapping of a pointer given to free, realloc or malloc_usable_size: abort unless it
@@ -186,7 +191,7 @@ static int grow(thread_heap_t *heap, int locked) {
         chunk->pool = tlsf_add_pool(heap->tlsf, (char *)chunk + CHUNK_HEADER_BYTES,
                                     chunk->map.map_bytes - CHUNK_HEADER_BYTES);
         if (chunk->pool == NULL) {
-            heap->error = TLSF_ERROR_NONE;
+            heap->pool_error = TLSF_ERROR_NONE;
             tlsfm_os_unmap_chunk_locked(&chunk->map);
         } else {
             counter_set(&chunk->live, 0);
@@ -207,7 +212,7 @@ static int grow(thread_heap_t *heap, int locked) {
 /* Take an empty chunk out of the heap and give it back to the system. */
 static void release_chunk(thread_heap_t *heap, chunk_t *chunk, int locked) {
     tlsf_remove_pool(heap->tlsf, chunk->pool);
-    if (heap->error != TLSF_ERROR_NONE)
+    if (heap->pool_error != TLSF_ERROR_NONE)
         tlsfm_die("free", "internal error: an empty chunk still holds blocks", chunk);
     /* The lock holder may be another thread (an orphaned heap): its hot chunk is then one
      * of its own heap's, never this one, and stays. */
@@ -249,8 +254,7 @@ static inline void note_free(thread_heap_t *heap, chunk_t *chunk, int locked) {
 
 /* Free a block of `heap` by its owner (or by the lock holder, for an orphan). */
 static inline void free_into(thread_heap_t *heap, void *ptr, const char *function, int locked) {
-    tlsf_free(heap->tlsf, ptr);
-    check_error(heap, function);
+    free_naming(heap, ptr, function);
     note_free(heap, chunk_of(ptr), locked);
 }
 
@@ -269,16 +273,20 @@ __attribute__((noinline)) static void take_back_some(thread_heap_t *heap, size_t
     }
 }
 
-/* The check every call makes: two loads when nothing is waiting. */
+/* Whether blocks other threads freed wait to be taken back: two loads. */
+static inline int remote_waiting(thread_heap_t *heap) {
+    return heap->pending != NULL ||
+           atomic_load_explicit(&heap->remote, memory_order_relaxed) != NULL;
+}
+
+/* The check every call makes. */
 static inline void take_back(thread_heap_t *heap, size_t limit, int locked) {
-    if (heap->pending != NULL || atomic_load_explicit(&heap->remote, memory_order_relaxed) != NULL)
-        take_back_some(heap, limit, locked);
+    if (remote_waiting(heap)) take_back_some(heap, limit, locked);
 }
 
 void tlsfm_heap_take_back_all(thread_heap_t *heap, int locked) {
-    while (heap->pending != NULL ||
-           atomic_load_explicit(&heap->remote, memory_order_relaxed) != NULL)
-        take_back(heap, SIZE_MAX, locked);
+    while (remote_waiting(heap))
+        take_back_some(heap, SIZE_MAX, locked);
 }
 
 /* Lock-free push onto the owner's list (the owner takes it back later). */
@@ -315,6 +323,7 @@ static thread_heap_t *new_heap_locked(void) {
     if (mem == NULL) return NULL;
     heap->tlsf = tlsf_create(mem + head);
     if (heap->tlsf == NULL) return NULL; /* cannot happen: page-aligned, large enough */
+    heap->doing = "free";
     tlsf_set_error_handler(heap->tlsf, on_heap_error, heap);
     heap->next_heap = tlsfm_all_heaps;
     tlsfm_all_heaps = heap;
@@ -401,8 +410,17 @@ static size_t block_size_any_owner(void *ptr) {
 
 /* ---- Allocation -------------------------------------------------------------------------- */
 
+/* The heap's TLSF structure: set when the heap is made, never cleared (telling the compiler
+ * so lets it drop the core's NULL test from the inlined malloc). */
+static inline tlsf_t heap_tlsf(const thread_heap_t *heap) {
+    tlsf_t tlsf = heap->tlsf;
+    if (tlsf == NULL) __builtin_unreachable();
+    return tlsf;
+}
+
 static inline void *heap_block(thread_heap_t *heap, size_t bytes, size_t align) {
-    return align ? tlsf_memalign(heap->tlsf, align, bytes) : tlsf_malloc(heap->tlsf, bytes);
+    return align ? tlsf_memalign(heap_tlsf(heap), align, bytes)
+                 : tlsf_malloc(heap_tlsf(heap), bytes);
 }
 
 /* Everything but a block that the caller's heap has: a large block, the thread's first
@@ -455,12 +473,29 @@ __attribute__((noinline)) static void free_elsewhere(void *ptr, const char *func
         free_remote((thread_heap_t *)mapping->owner, ptr, function);
 }
 
+/* A free into the caller's hot chunk that empties the chunk or finds remote frees waiting. */
+__attribute__((noinline)) static void free_hot_slow(thread_heap_t *heap, void *ptr,
+                                                    const char *function) {
+    free_into(heap, ptr, function, 0);
+    take_back(heap, TLSFM_REMOTE_BATCH, 0);
+}
+
 void tlsfm_heap_free(void *ptr, const char *function) {
     /* The pool of the caller's hot chunk (thread_state_t): no region-map lookup. */
     if ((uintptr_t)ptr - me.hot_start < me.hot_bytes) {
         thread_heap_t *heap = me.heap;
-        free_into(heap, ptr, function, 0);
-        take_back(heap, TLSFM_REMOTE_BATCH, 0);
+        chunk_t *chunk = chunk_of(ptr);
+        size_t live = counter(&chunk->live);
+        /* The common case ends in a tail call of the core's free: the count is lowered
+         * first (a misuse the core finds aborts in on_heap_error, so the count is never
+         * seen wrong), which is safe unless this block empties the chunk (it may then be
+         * unmapped, after the free) or other threads' frees wait (taken back after it). */
+        if (live > 1 && !remote_waiting(heap)) {
+            counter_set(&chunk->live, live - 1);
+            tlsf_free(heap->tlsf, ptr);
+            return;
+        }
+        free_hot_slow(heap, ptr, function);
         return;
     }
     free_elsewhere(ptr, function);
@@ -478,8 +513,9 @@ void *tlsfm_heap_realloc(void *ptr, size_t bytes, const char *function) {
         thread_heap_t *heap = me.heap;
         if (mapping->owner == heap && heap != NULL && !is_large(bytes, 0)) {
             take_back(heap, TLSFM_REMOTE_BATCH, 0);
+            heap->doing = function;
             moved = tlsf_realloc(heap->tlsf, ptr, bytes);
-            check_error(heap, function);
+            heap->doing = "free";
             if (moved != NULL) {
                 if (moved != ptr) { /* the core moved it within the heap */
                     note_alloc(heap, moved);

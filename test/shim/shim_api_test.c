@@ -373,6 +373,27 @@ static void double_free(void) {
     free(p);
     free(q);
 }
+/* The core finds it in realloc: the message must name realloc, not free. */
+static void realloc_freed(void) {
+    void *volatile p = malloc(64);
+    void *volatile q = malloc(64);
+    void *volatile r;
+    free(p);
+    r = realloc(p, 200);
+    (void)r;
+    free(q);
+}
+/* A block of a chunk that still holds others: free's fast path (the count lowered, then the
+ * core's free as a tail call) must still abort at once. */
+static void double_free_fast(void) {
+    void *volatile keep = malloc(64);
+    void *volatile p = malloc(64);
+    void *volatile q = malloc(64);
+    free(p);
+    free(p);
+    free(q);
+    free(keep);
+}
 static void free_misaligned(void) {
     char *p = (char *)malloc(64);
     void *volatile inside = p + 1;
@@ -391,6 +412,10 @@ static void test_misuse(void) {
     expect_abort(realloc_foreign, "realloc(0x");
 #if TLSF_CHECKS >= 1
     expect_abort(double_free, "double free");
+    expect_abort(double_free, "free(0x");
+    expect_abort(double_free_fast, "double free");
+    expect_abort(realloc_freed, "realloc(0x");
+    expect_abort(realloc_freed, "double free");
     expect_abort(free_misaligned, "bad pointer");
 #endif
 }
