@@ -22,6 +22,8 @@
  *              system call: a smaller request takes a cached mapping's head cut at a
  *              4 MiB region (the tail stays cached), the pieces join again when freed, a
  *              larger request grows a cached mapping, and the cache keeps at most 64 MiB;
+ *   budget     a thread's requests turn mixed (1 in 4 of at least 1 KiB): its heap's
+ *              front-cache budget halves; rare big requests (1 in 100) restore it;
  *   misuse     free of a chunk's header, of a pointer no mapping covers, of a block of an
  *              unmapped chunk that was the hot one (see chunks), and a double free
  *              by another thread (found when the owner takes it back) abort with a message
@@ -149,6 +151,41 @@ static void test_large(void) {
     CHECK(info().cached_bytes <= LARGE_CACHE_CAP && info().cached_bytes >= 40 * MIB);
     CHECK(info().unmaps > start.unmaps && info().dedicated_pools == 0);
     CHECK(tlsfm_check() == 0);
+}
+
+/* ---- budget ---------------------------------------------------------------------------- */
+
+/* `big_requests` requests of 2 KiB, each after `small_per_big` of 64 bytes, each freed at once. */
+static void request_mix(size_t big_requests, size_t small_per_big) {
+    size_t i, j;
+    for (i = 0; i < big_requests; ++i) {
+        for (j = 0; j < small_per_big; ++j)
+            tlsfm_free(tlsfm_malloc(64));
+        tlsfm_free(tlsfm_malloc(2048));
+    }
+}
+
+static void *budget_thread(void *arg) {
+    size_t *seen = (size_t *)arg;
+    /* Two windows of 64 big requests per phase: the last look sees that phase only. */
+    request_mix(128, 99);
+    seen[0] = info().cache_budget;
+    request_mix(128, 3);
+    seen[1] = info().cache_budget;
+    request_mix(128, 99);
+    seen[2] = info().cache_budget;
+    CHECK(tlsfm_check() == 0);
+    return NULL;
+}
+
+static void test_budget(void) {
+    pthread_t thread;
+    size_t seen[3] = {0, 0, 0};
+    pthread_create(&thread, NULL, budget_thread, seen);
+    pthread_join(thread, NULL);
+    if (seen[0] == 0) return; /* a configuration without the front cache */
+    CHECK(seen[1] == seen[0] / 2);
+    CHECK(seen[2] == seen[0]);
 }
 
 /* ---- remote ---------------------------------------------------------------------------- */
@@ -447,6 +484,7 @@ int main(void) {
     test_remote();
     test_orphan();
     test_chunks();
+    test_budget();
     test_fork();
     test_foreign();
     printf("shim_threads_test: %s\n", failures ? "FAILED" : "all checks held");
