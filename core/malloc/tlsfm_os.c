@@ -35,6 +35,12 @@
  * - a live large block's mapping is at most max(2 x need, need rounded up to 4 MiB), where
  *   need = request + header, rounded to the page.
  * So RSS <= live large requests x 2 (or + 4 MiB each) + 64 MiB, whatever the sequence.
+ * - a range left unused for tlsfm_large_decay_ms (TLSFM_LARGE_DECAY_MS, 100 ms) is unmapped
+ *   at the next large-block call, so a program whose large blocks are not reused soon
+ *   does not keep them resident (CPython's dict tables and JSON strings: 16 MB less peak
+ *   RSS on test/shim/workloads/python_heavy.py 300000; a program that reuses them within
+ *   the decay keeps every benefit). The clock is CLOCK_MONOTONIC_COARSE (vDSO, no system
+ *   call), read on the large-block calls only.
  */
 #define _GNU_SOURCE 1
 
@@ -44,6 +50,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tlsfm_diag.h"
@@ -64,8 +71,17 @@ static tlsfm_mapping_t *large_live;
 static struct cached_mapping {
     uintptr_t base;
     size_t map_bytes;
+    long cached_ms;               /* when it entered the cache (coarse monotonic clock) */
 } large_cache[LARGE_CACHE_SLOTS]; /* oldest first */
 static size_t large_cache_count;
+long tlsfm_large_decay_ms = TLSFM_LARGE_DECAY_MS;
+
+/* Milliseconds of the coarse monotonic clock (a few ms of resolution, no system call). */
+static long now_ms(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+    return (long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
 static tlsfm_os_stats_t stats;
 
 _Static_assert(sizeof(tlsfm_mapping_t) <= LARGE_HEADER_BYTES, "large header too big");
@@ -222,6 +238,21 @@ static void cache_remove_locked(size_t slot) {
     large_cache_count--;
 }
 
+/* Unmap the oldest cached range (slot 0). */
+static void cache_evict_oldest_locked(void) {
+    unmap((void *)large_cache[0].base, large_cache[0].map_bytes);
+    stats.unmaps++;
+    cache_remove_locked(0);
+}
+
+/* Unmap the ranges that have waited in the cache longer than tlsfm_large_decay_ms. The
+ * slots are in the order they were cached, so the expired ones are at the front. */
+static void cache_decay_locked(void) {
+    long now = now_ms();
+    while (large_cache_count > 0 && now - large_cache[0].cached_ms > tlsfm_large_decay_ms)
+        cache_evict_oldest_locked();
+}
+
 /* The bytes of a cached mapping of `bytes` that a block needing `need` keeps: all of it when
  * that is at most twice the need or less than a region more than it; else the need rounded
  * up to a region (the rest stays cached as a mapping of its own, which must start at a region
@@ -292,12 +323,13 @@ void *tlsfm_os_large_alloc(size_t bytes, size_t align, int *fresh) {
     size_t need = large_map_bytes(bytes, align), map_bytes = need;
     size_t base_align = align > TLSFM_REGION_BYTES ? align : TLSFM_REGION_BYTES;
     tlsfm_mapping_t *mapping = NULL;
-    struct cached_mapping cached = {0, 0};
+    struct cached_mapping cached = {0, 0, 0};
     uintptr_t base = 0;
     int slot, moved = 0, unmapped = 0;
     if (fresh != NULL) *fresh = 0;
     if (need == 0) return NULL;
     tlsfm_lock();
+    cache_decay_locked();
     slot = cache_pick_locked(need, base_align);
     if (slot >= 0) cached = cache_take_locked((size_t)slot, need);
     tlsfm_unlock();
@@ -353,12 +385,10 @@ static void cache_absorb_neighbours_locked(uintptr_t *base, size_t *bytes) {
  * others beyond the caps; a range larger than the byte cap by itself is unmapped. */
 static void cache_insert_locked(uintptr_t base, size_t map_bytes) {
     if (map_bytes <= LARGE_CACHE_BYTES) cache_absorb_neighbours_locked(&base, &map_bytes);
+    cache_decay_locked();
     while (large_cache_count > 0 && (large_cache_count == LARGE_CACHE_SLOTS ||
-                                     stats.cached_bytes + map_bytes > LARGE_CACHE_BYTES)) {
-        unmap((void *)large_cache[0].base, large_cache[0].map_bytes);
-        stats.unmaps++;
-        cache_remove_locked(0);
-    }
+                                     stats.cached_bytes + map_bytes > LARGE_CACHE_BYTES))
+        cache_evict_oldest_locked();
     if (map_bytes > LARGE_CACHE_BYTES) {
         unmap((void *)base, map_bytes);
         stats.unmaps++;
@@ -366,6 +396,7 @@ static void cache_insert_locked(uintptr_t base, size_t map_bytes) {
     }
     large_cache[large_cache_count].base = base;
     large_cache[large_cache_count].map_bytes = map_bytes;
+    large_cache[large_cache_count].cached_ms = now_ms();
     large_cache_count++;
     stats.cached_bytes += map_bytes;
 }

@@ -50,6 +50,12 @@ typedef struct tlsfm_os_stats {
     size_t cache_hits;        /* large blocks served from the cache */
 } tlsfm_os_stats_t;
 
+/* A freed large mapping left unused this long (milliseconds) is unmapped at the next
+ * large-block call (tlsfm_os.c). A variable so that the tests can set it (under the lock,
+ * or before any large block). */
+#define TLSFM_LARGE_DECAY_MS 100
+extern long tlsfm_large_decay_ms;
+
 /* The system's page size (set on first use; needs no lock). */
 size_t tlsfm_page_bytes(void);
 

@@ -298,17 +298,21 @@ static void test_pools(void) {
         free(big);
         now = info();
         CHECK(now.pools == start.pools && now.dedicated_pools == start.dedicated_pools);
-        /* Kept in the bounded cache of freed large mappings, and reused from there. */
+        /* Kept in the bounded cache of freed large mappings, and reused from there (unless
+         * this process stalled for longer than the cache's decay, 100 ms, in between: the
+         * range was then unmapped, which the unmap count shows). */
         CHECK(now.cached_bytes >= chunk * 3 && now.cached_bytes <= ((size_t)64 << 20));
         big = malloc(min_size(chunk * 3, start.max_request) - 4096);
-        CHECK(big != NULL && info().cache_hits == now.cache_hits + 1);
+        CHECK(big != NULL &&
+              (info().cache_hits == now.cache_hits + 1 || info().unmaps > now.unmaps));
         if (big) memset(big, 0x33, chunk * 2);
         free(big);
         /* Larger than anything cached: a cached mapping is grown (its pages moved), and a
          * calloc from it is still all zero. */
         now = info();
         big = calloc(1, chunk * 20);
-        CHECK(big != NULL && info().cache_hits == now.cache_hits + 1);
+        CHECK(big != NULL &&
+              (info().cache_hits == now.cache_hits + 1 || info().unmaps > now.unmaps));
         CHECK(big != NULL && all_bytes((unsigned char *)big, 0, chunk * 20));
         free(big);
         CHECK(heap_check() == 0);

@@ -21,7 +21,8 @@
  *   large      (first, while nothing is cached) freed large mappings are reused without a
  *              system call: a smaller request takes a cached mapping's head cut at a
  *              4 MiB region (the tail stays cached), the pieces join again when freed, a
- *              larger request grows a cached mapping, and the cache keeps at most 64 MiB;
+ *              larger request grows a cached mapping, the cache keeps at most 64 MiB,
+ *              and a mapping left unused longer than the decay is unmapped;
  *   budget     a thread's requests turn mixed (1 in 4 of at least 1 KiB): its heap's
  *              front-cache budget halves; rare big requests (1 in 100) restore it;
  *   misuse     free of a chunk's header, of a pointer no mapping covers, of a block of an
@@ -42,10 +43,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TLSF_MALLOC_PREFIXED 1
 #include "tlsf_malloc.h"
+#include "tlsfm_os.h"     /* tlsfm_large_decay_ms */
 #include "tlsfm_thread.h" /* TLSFM_REMOTE_BATCH */
 
 static int failures;
@@ -107,8 +110,10 @@ static void test_large(void) {
     struct tlsfm_info start = info();
     unsigned char *a, *b, *c, *blocks[5];
     size_t i;
+    struct timespec pause = {0, 200 * 1000 * 1000};
     if (start.max_request < 2 * LARGE_CACHE_CAP) return; /* no large blocks of these sizes */
     CHECK(start.cached_bytes == 0 && start.dedicated_pools == 0);
+    tlsfm_large_decay_ms = 1000L * 3600; /* the exact counts below must not depend on time */
     /* Request + 64 bytes of header = 24 MiB exactly: one fresh mapping, cached whole. */
     a = (unsigned char *)tlsfm_malloc(24 * MIB - 64);
     CHECK(a != NULL);
@@ -150,6 +155,17 @@ static void test_large(void) {
         tlsfm_free(blocks[i]);
     CHECK(info().cached_bytes <= LARGE_CACHE_CAP && info().cached_bytes >= 40 * MIB);
     CHECK(info().unmaps > start.unmaps && info().dedicated_pools == 0);
+    CHECK(tlsfm_check() == 0);
+    /* The decay: after a pause longer than it, the next large call unmaps every cached
+     * range first, so a small large request finds nothing to reuse. */
+    tlsfm_large_decay_ms = 20;
+    start = info();
+    nanosleep(&pause, NULL);
+    a = (unsigned char *)tlsfm_malloc(2 * MIB);
+    CHECK(a != NULL && info().cached_bytes == 0 && info().cache_hits == start.cache_hits);
+    CHECK(info().unmaps > start.unmaps && info().maps == start.maps + 1);
+    tlsfm_free(a);
+    tlsfm_large_decay_ms = TLSFM_LARGE_DECAY_MS;
     CHECK(tlsfm_check() == 0);
 }
 
