@@ -20,21 +20,20 @@
  * issue measured: 2.5x glibc's time on blocks of 5-25 MiB).
  *
  * Reuse costs no system call in the common case. A request takes the smallest cached
- * mapping that holds it: whole if that is at most twice the need (or less than a region
- * more), else only its head, cut at the region boundary above the need; the tail stays in
- * the cache as a mapping of its own (it starts at a region, so the region map's rule
- * holds) with its pages resident. Freed pieces join their cached neighbours again, so a
- * program cycling through sizes keeps reusing one range. With nothing large enough cached,
- * the largest smaller mapping grows (mremap: in place if the addresses after it are free,
- * else its pages move to a fresh aligned range): only the added pages are new.
+ * mapping that holds it: its head, cut at the region boundary above the need (whole if
+ * it ends before that); the tail stays in the cache as a mapping of its own (it starts at a region,
+ * so the region map's rule holds) with its pages resident. Freed pieces join their cached
+ * neighbours again, so a program cycling through sizes keeps reusing one range. With nothing large
+ * enough cached, the largest smaller mapping grows (mremap: in place if the addresses after it are
+ * free, else its pages move to a fresh aligned range): only the added pages are new.
  *
  * Bounds (the resident memory large blocks cost beyond what the program asked for):
  * - the cache holds at most LARGE_CACHE_SLOTS (16) ranges and LARGE_CACHE_BYTES (64 MiB);
  *   a range that would exceed either evicts the oldest ones (munmap), and one larger than
  *   the byte cap is unmapped at once;
- * - a live large block's mapping is at most max(2 x need, need rounded up to 4 MiB), where
- *   need = request + header, rounded to the page.
- * So RSS <= live large requests x 2 (or + 4 MiB each) + 64 MiB, whatever the sequence.
+ * - a live large block's mapping is at most its need rounded up to 4 MiB, where need =
+ *   request + header, rounded to the page.
+ * So RSS <= live large requests (each + 4 MiB) + 64 MiB, whatever the sequence.
  * - a range left unused for tlsfm_large_decay_ms (TLSFM_LARGE_DECAY_MS, 100 ms) is unmapped
  *   at the next large-block call, so a program whose large blocks are not reused soon
  *   does not keep them resident (CPython's dict tables and JSON strings: 16 MB less peak
@@ -253,13 +252,13 @@ static void cache_decay_locked(void) {
         cache_evict_oldest_locked();
 }
 
-/* The bytes of a cached mapping of `bytes` that a block needing `need` keeps: all of it when
- * that is at most twice the need or less than a region more than it; else the need rounded
- * up to a region (the rest stays cached as a mapping of its own, which must start at a region
- * boundary). So a live large block holds at most max(2 * need, need rounded up to 4 MiB). */
+/* The bytes of a cached mapping of `bytes` that a block needing `need` keeps: the need
+ * rounded up to a region, the rest staying cached as a mapping of its own (it must start at
+ * a region boundary); all of it when that is not more. So a live large block holds at most
+ * its need rounded up to 4 MiB. */
 static size_t cache_keep(size_t bytes, size_t need) {
     size_t keep = round_up(need, TLSFM_REGION_BYTES);
-    return bytes / 2 <= need || keep >= bytes ? bytes : keep;
+    return keep >= bytes ? bytes : keep;
 }
 
 /* Take the cached mapping in `slot` for a block needing `need` bytes: whole, or its head

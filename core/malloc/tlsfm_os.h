@@ -96,8 +96,8 @@ void *tlsfm_os_map_pages(size_t bytes);
 
 /*
  * A large block of `bytes` aligned to `align` (0: 16 bytes; else a power of two): from the
- * cache of freed large mappings if one holds it (the smallest; whole if at most twice the
- * size needed, else its head cut at a 4 MiB region, the tail staying cached), else the
+ * cache of freed large mappings if one holds it (the smallest; its head cut at the 4 MiB
+ * region boundary above the size needed, the tail staying cached), else the
  * largest cached one grown with mremap, else a fresh mapping. *fresh (if not NULL) tells
  * whether its memory came zeroed from the system. NULL when the size cannot be mapped.
  * Takes the lock for the cache and the region map only, not around mmap or mremap.

@@ -127,7 +127,7 @@ static void test_large(void) {
     CHECK(b != NULL && all_zero(b, 5 * MIB));
     CHECK(large_counts(&start, 1, 0, 1, 16 * MIB));
     CHECK(tlsfm_malloc_usable_size(b) >= 5 * MIB && tlsfm_malloc_usable_size(b) < 8 * MIB);
-    /* 14 MiB: the 16 MiB tail, whole (at most twice the need). */
+    /* 14 MiB: the 16 MiB tail, whole (its need rounded up to a region). */
     c = (unsigned char *)tlsfm_malloc(14 * MIB);
     CHECK(c != NULL && large_counts(&start, 1, 0, 2, 0));
     CHECK(tlsfm_malloc_usable_size(c) >= 14 * MIB && tlsfm_malloc_usable_size(c) < 16 * MIB);
