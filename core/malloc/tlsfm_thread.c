@@ -453,8 +453,7 @@ static inline void *heap_block(thread_heap_t *heap, size_t bytes, size_t align) 
  * 4,296 (4,416 with 64 KiB); the larson-like heaps (no request over 1 KiB) keep 64 KiB,
  * which spares them 10% more instructions than a fixed 32 KiB would cost. CPython
  * (PYTHONMALLOC=malloc, test/shim/workloads/python_heavy.py) is mixed at times: +0.1%
- * instructions (without the hysteresis, whose flip-flops flushed: +0.8%).
- * (The constants are at the top.)
+ * instructions. (The constants are at the top.)
  */
 
 __attribute__((noinline)) static void adapt_cache_budget(thread_heap_t *heap) {
