@@ -295,27 +295,33 @@ static int large_enter_locked(tlsfm_mapping_t *mapping) {
     return 1;
 }
 
-/* A cached mapping of `bytes`, smaller than `need`, grown to `need` bytes at `base_align`:
- * in place if the addresses after it are free, else by moving its pages (mremap) into a
- * fresh aligned range. Only the added pages are new. Returns the base, or 0 (the mapping is
- * gone) if the system refuses (e.g. the range joins two mappings of the system). Sets
- * *moved when the block's address changed. */
-static uintptr_t grow_cached(uintptr_t base, size_t bytes, size_t need, size_t base_align,
-                             int *moved) {
+/* The range [base, base + bytes) grown to `need` bytes at `base_align`: in place if the
+ * addresses after it are free, else by moving its pages (mremap) into a fresh aligned range.
+ * Only the added pages are new. Returns the base, or 0 if the system refuses (e.g. the range
+ * joins two mappings of the system); the range is then as it was. Sets *moved when the
+ * address changed. */
+static uintptr_t grow_range(uintptr_t base, size_t bytes, size_t need, size_t base_align,
+                            int *moved) {
     uintptr_t target;
     *moved = 0;
     if (mremap((void *)base, bytes, need, 0) != MAP_FAILED) return base;
     target = map_aligned(need, base_align);
-    if (target != 0) {
-        if (mremap((void *)base, bytes, need, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)target) !=
-            MAP_FAILED) {
-            *moved = 1;
-            return target;
-        }
-        unmap((void *)target, need);
+    if (target == 0) return 0;
+    if (mremap((void *)base, bytes, need, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)target) !=
+        MAP_FAILED) {
+        *moved = 1;
+        return target;
     }
-    unmap((void *)base, bytes);
+    unmap((void *)target, need);
     return 0;
+}
+
+/* A cached range grown as grow_range does; 0 if it could not be (the range is unmapped). */
+static uintptr_t grow_cached(uintptr_t base, size_t bytes, size_t need, size_t base_align,
+                             int *moved) {
+    uintptr_t grown = grow_range(base, bytes, need, base_align, moved);
+    if (grown == 0) unmap((void *)base, bytes);
+    return grown;
 }
 
 void *tlsfm_os_large_alloc(size_t bytes, size_t align, int *fresh) {
@@ -400,20 +406,49 @@ static void cache_insert_locked(uintptr_t base, size_t map_bytes) {
     stats.cached_bytes += map_bytes;
 }
 
-void tlsfm_os_large_free(tlsfm_mapping_t *large, void *ptr, const char *function) {
-    uintptr_t base = large->base;
-    size_t map_bytes = large->map_bytes;
-    if ((uintptr_t)ptr != base + large->payload_offset)
-        tlsfm_die(function, "invalid pointer: not the start of a block", ptr);
-    tlsfm_lock();
-    set_regions_locked(base, map_bytes, NULL);
+/* Take a live large block out of the region map, the list and the counters. */
+static void large_leave_locked(tlsfm_mapping_t *large) {
+    set_regions_locked(large->base, large->map_bytes, NULL);
     if (large->prev != NULL)
         large->prev->next = large->next;
     else
         large_live = large->next;
     if (large->next != NULL) large->next->prev = large->prev;
     stats.large_blocks--;
-    stats.mapped_bytes -= map_bytes;
+    stats.mapped_bytes -= large->map_bytes;
+}
+
+void *tlsfm_os_large_grow(tlsfm_mapping_t *large, size_t bytes) {
+    size_t need = large_map_bytes(bytes, 0), old_bytes = large->map_bytes;
+    uintptr_t base = large->base, grown;
+    int moved = 0;
+    if (need == 0 || large->payload_offset != large_offset(0) || need <= old_bytes) return NULL;
+    tlsfm_lock();
+    large_leave_locked(large);
+    tlsfm_unlock();
+    grown = grow_range(base, old_bytes, need, TLSFM_REGION_BYTES, &moved);
+    if (grown != 0) { /* the header moved with the pages */
+        large = (tlsfm_mapping_t *)grown;
+        large->base = grown;
+        large->map_bytes = need;
+    }
+    tlsfm_lock();
+    stats.maps += (size_t)moved;
+    /* Only a moved block can fail here (a leaf of the region map for its new regions not
+     * mapped): its old range is gone, so there is nothing to fall back to. */
+    if (!large_enter_locked(large))
+        tlsfm_die("realloc", "out of memory for the region map", (void *)grown);
+    tlsfm_unlock();
+    return grown != 0 ? (void *)(grown + large->payload_offset) : NULL;
+}
+
+void tlsfm_os_large_free(tlsfm_mapping_t *large, void *ptr, const char *function) {
+    uintptr_t base = large->base;
+    size_t map_bytes = large->map_bytes;
+    if ((uintptr_t)ptr != base + large->payload_offset)
+        tlsfm_die(function, "invalid pointer: not the start of a block", ptr);
+    tlsfm_lock();
+    large_leave_locked(large);
     cache_insert_locked(base, map_bytes);
     tlsfm_unlock();
 }

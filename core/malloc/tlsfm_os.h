@@ -104,6 +104,13 @@ void *tlsfm_os_map_pages(size_t bytes);
  */
 void *tlsfm_os_large_alloc(size_t bytes, size_t align, int *fresh);
 
+/* Grow the large block of mapping `large` (default alignment) to `bytes` without copying:
+ * its mapping is extended in place, or its pages move (mremap) to a fresh region-aligned
+ * range. Returns the block's (maybe new) address, or NULL (the block unchanged, still at its
+ * address) if the block has another alignment, `bytes` fits its mapping already, or the
+ * system refuses. Takes the lock for the region map only. */
+void *tlsfm_os_large_grow(tlsfm_mapping_t *large, size_t bytes);
+
 /* Free the large block at `ptr` of mapping `large` (the lock is taken inside). Aborts with
  * a message naming `function` if ptr is not the block's start. */
 void tlsfm_os_large_free(tlsfm_mapping_t *large, void *ptr, const char *function);

@@ -576,8 +576,13 @@ void *tlsfm_heap_realloc(void *ptr, size_t bytes, const char *function) {
     void *moved;
     if (mapping->kind == TLSFM_LARGE) {
         old = tlsfm_os_large_usable(mapping);
-        /* Stays in its mapping while it still needs one and uses at least half of it. */
+        /* Stays in its mapping while it still needs one and uses at least half of it; grows
+         * without a copy (and without holding both copies) when it can. */
         if (bytes <= old && bytes >= old / 2 && is_large(bytes, 0)) return ptr;
+        if (bytes > old && is_large(bytes, 0)) {
+            moved = tlsfm_os_large_grow(mapping, bytes);
+            if (moved != NULL) return moved;
+        }
     } else {
         thread_heap_t *heap = me.heap;
         if (mapping->owner == heap && heap != NULL && !is_large(bytes, 0)) {

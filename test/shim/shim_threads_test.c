@@ -21,8 +21,9 @@
  *   large      (first, while nothing is cached) freed large mappings are reused without a
  *              system call: a smaller request takes a cached mapping's head cut at a
  *              4 MiB region (the tail stays cached), the pieces join again when freed, a
- *              larger request grows a cached mapping, the cache keeps at most 64 MiB,
- *              and a mapping left unused longer than the decay is unmapped;
+ *              larger request grows a cached mapping, realloc grows a large block
+ *              without a copy, the cache keeps at most 64 MiB, and a mapping left unused
+ *              longer than the decay is unmapped;
  *   budget     a thread's requests turn mixed (1 in 4 of at least 1 KiB): its heap's
  *              front-cache budget halves; rare big requests (1 in 100) restore it;
  *   misuse     free of a chunk's header, of a pointer no mapping covers, of a block of an
@@ -149,6 +150,21 @@ static void test_large(void) {
     CHECK(info().unmaps == start.unmaps);
     if (a != NULL) write_pages(a, 40 * MIB);
     tlsfm_free(a);
+    /* realloc grows a large block without a copy through the cache: 5 MiB (8 of the 40
+     * cached) to 30 MiB keeps its contents, and the cache the rest, untouched. */
+    i = info().cached_bytes;
+    b = (unsigned char *)tlsfm_malloc(5 * MIB);
+    CHECK(b != NULL && i >= 40 * MIB && info().cached_bytes == i - 8 * MIB);
+    if (b != NULL) {
+        struct tlsfm_info before = info();
+        memset(b, 0x6b, 5 * MIB);
+        c = (unsigned char *)tlsfm_realloc(b, 30 * MIB);
+        CHECK(c != NULL && c[0] == 0x6b && c[5 * MIB - 1] == 0x6b);
+        CHECK(info().cached_bytes == before.cached_bytes && info().cache_hits == before.cache_hits);
+        CHECK(info().dedicated_pools == before.dedicated_pools && tlsfm_check() == 0);
+        if (c != NULL) write_pages(c, 30 * MIB);
+        tlsfm_free(c != NULL ? c : b);
+    }
     /* The bound: five live blocks of 20 MiB, freed, leave at most 64 MiB cached. */
     for (i = 0; i < 5; ++i) {
         blocks[i] = (unsigned char *)tlsfm_malloc(20 * MIB);
