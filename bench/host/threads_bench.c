@@ -20,6 +20,10 @@
  *       Each thread allocates a block of 5..25 MiB, writes every page of it and frees it,
  *       <operations> times: what a malloc that maps and unmaps each large block pays for
  *       in page faults.
+ *   grow <threads> <operations>
+ *       Each thread grows a block from 1 MiB to 64 MiB with realloc, 1 MiB at a time,
+ *       writing each new MiB, <operations> times: what a realloc that copies large
+ *       blocks (and holds both copies) pays for.
  *
  * Output, one line: the workload, its parameters, operations (malloc+free pairs), seconds
  * (wall clock), peak resident set (ru_maxrss, KiB), minor page faults of the whole process
@@ -29,9 +33,9 @@
  * /proc/self/smaps_rollup, which walks the page tables and is exact, where ru_maxrss comes
  * from counters that may lag by a few hundred KiB, and the file pages vary with the
  * kernel's fault-around; the anonymous part of alloc-test repeats to the page; 0 for
- * `large` or when the file is missing) and a checksum of the contents read back (identical for
- * every malloc: the work is deterministic). Exit status 1 if a block did not hold what was written
- * into it.
+ * `large` and `grow` or when the file is missing) and a checksum of the contents read back
+ * (identical for every malloc: the work is deterministic). Exit status 1 if a block did not hold
+ * what was written into it.
  */
 #define _GNU_SOURCE 1
 
@@ -190,6 +194,32 @@ static void *large_thread(void *arg) {
     return NULL;
 }
 
+/* ---- grow ------------------------------------------------------------------------------- */
+
+static void *grow_thread(void *arg) {
+    lane_t *lane = (lane_t *)arg;
+    const size_t step = (size_t)1 << 20;
+    size_t n, mib;
+    for (n = 0; n < replacements; ++n) {
+        unsigned char *block = (unsigned char *)malloc(step), *grown;
+        if (block == NULL) die("malloc failed");
+        memset(block, 1, step);
+        for (mib = 2; mib <= 64; ++mib) {
+            grown = (unsigned char *)realloc(block, mib * step);
+            if (grown == NULL) die("realloc failed");
+            block = grown;
+            memset(block + (mib - 1) * step, (int)mib, step);
+        }
+        for (mib = 1; mib <= 64; ++mib) /* every MiB still holds what was written into it */
+            if (block[(mib - 1) * step] != (unsigned char)mib ||
+                block[mib * step - 1] != (unsigned char)mib)
+                atomic_store(&corrupt, 1);
+        lane->checksum += block[step * 5];
+        free(block);
+    }
+    return NULL;
+}
+
 /* ---- alloc-test -------------------------------------------------------------------------- */
 
 static void *alloc_test_thread(void *arg) {
@@ -232,7 +262,7 @@ int main(int argc, char **argv) {
     pthread_t threads[MAX_THREADS];
     unsigned count, t;
     size_t slots, i;
-    int larson, large;
+    int larson, large, grow;
     uint64_t checksum = 0, operations;
     double start, seconds;
     struct rusage usage;
@@ -240,12 +270,14 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: threads_bench larson <threads> <generations> [slots] "
                         "[replacements]\n"
                         "       threads_bench alloc-test <threads> <operations> [slots]\n"
-                        "       threads_bench large <threads> <operations>\n");
+                        "       threads_bench large <threads> <operations>\n"
+                        "       threads_bench grow <threads> <operations>\n");
         return 2;
     }
     larson = strcmp(argv[1], "larson") == 0;
     large = strcmp(argv[1], "large") == 0;
-    if (!larson && !large && strcmp(argv[1], "alloc-test") != 0) die("unknown workload");
+    grow = strcmp(argv[1], "grow") == 0;
+    if (!larson && !large && !grow && strcmp(argv[1], "alloc-test") != 0) die("unknown workload");
     count = (unsigned)strtoul(argv[2], NULL, 10);
     if (count < 1 || count > MAX_THREADS) die("threads: 1 to 64");
     if (larson) {
@@ -254,7 +286,7 @@ int main(int argc, char **argv) {
         replacements = argc > 5 ? strtoul(argv[5], NULL, 10) : 10000;
         if (generations < 1) die("generations: at least 1");
         operations = (uint64_t)count * generations * replacements;
-    } else if (large) {
+    } else if (large || grow) {
         replacements = strtoul(argv[3], NULL, 10);
         slots = 1;
         operations = (uint64_t)count * replacements;
@@ -289,11 +321,10 @@ int main(int argc, char **argv) {
             for (i = 0; i < slots; ++i)
                 empty_slot(&lanes[t], i);
     } else {
+        void *(*work)(void *) = large ? large_thread : grow ? grow_thread : alloc_test_thread;
         pthread_barrier_init(&replaced, NULL, count);
         for (t = 0; t < count; ++t)
-            if (pthread_create(&threads[t], NULL, large ? large_thread : alloc_test_thread,
-                               &lanes[t]) != 0)
-                die("pthread_create");
+            if (pthread_create(&threads[t], NULL, work, &lanes[t]) != 0) die("pthread_create");
         for (t = 0; t < count; ++t)
             pthread_join(threads[t], NULL);
         pthread_barrier_destroy(&replaced);

@@ -33,11 +33,13 @@ report=$(mktemp)
 trap 'rm -f "$report"' EXIT
 
 # name|arguments for the timed runs|arguments for the instruction count ("-": none; the
-# large blocks' cost is page faults, which callgrind does not see)
+# large blocks' cost is page faults, which callgrind does not see; realloc growth is counted
+# for its copies)
 workloads=(
   "larson (2 threads, cross-thread frees)|larson 2 100 1000 20000|larson 2 20 1000 10000"
   "alloc-test (2 independent threads)|alloc-test 2 2000000 1000|alloc-test 2 200000 1000"
   "large blocks (5-25 MiB, every page written)|large 1 200|-"
+  "realloc growth (1 to 64 MiB, 2 threads)|grow 2 10|grow 1 2"
 )
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; } # name: the value of name=... in a line
