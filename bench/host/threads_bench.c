@@ -20,11 +20,22 @@
  *       Each thread allocates a block of 5..25 MiB, writes every page of it and frees it,
  *       <operations> times: what a malloc that maps and unmaps each large block pays for
  *       in page faults.
+ *   grow <threads> <operations>
+ *       Each thread grows a block from 1 MiB to 64 MiB with realloc, 1 MiB at a time,
+ *       writing each new MiB, <operations> times: what a realloc that copies large
+ *       blocks (and holds both copies) pays for.
  *
  * Output, one line: the workload, its parameters, operations (malloc+free pairs), seconds
- * (wall clock), peak resident set (ru_maxrss, KiB) and a checksum of the contents read
- * back (identical for every malloc: the work is deterministic). Exit status 1 if a block
- * did not hold what was written into it.
+ * (wall clock), peak resident set (ru_maxrss, KiB), minor page faults of the whole process
+ * (ru_minflt: nearly deterministic, unlike the time), the resident set at the workload's
+ * fullest moment, all of it and its anonymous part (rss_at_peak_kib, anon_at_peak_kib:
+ * every thread done with its replacements, no block freed yet; from
+ * /proc/self/smaps_rollup, which walks the page tables and is exact, where ru_maxrss comes
+ * from counters that may lag by a few hundred KiB, and the file pages vary with the
+ * kernel's fault-around; the anonymous part of alloc-test repeats to the page; 0 for
+ * `large` and `grow` or when the file is missing) and a checksum of the contents read back
+ * (identical for every malloc: the work is deterministic). Exit status 1 if a block did not hold
+ * what was written into it.
  */
 #define _GNU_SOURCE 1
 
@@ -34,8 +45,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 typedef struct lane {
     unsigned char **slots;
@@ -48,6 +61,7 @@ typedef struct lane {
 } lane_t;
 
 static unsigned generations;
+static pthread_barrier_t replaced; /* alloc-test: every thread done with its replacements */
 static size_t replacements;
 static atomic_int lanes_left;
 static atomic_int corrupt;
@@ -68,10 +82,35 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static long peak_rss_kib(void) {
+static struct rusage usage_now(void) {
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss;
+    return usage;
+}
+
+/* The resident set at the workload's fullest moment, in KiB: all of it, and its anonymous
+ * part (the heaps, the stacks; not the program's files). */
+static long rss_at_peak_kib, anon_at_peak_kib;
+
+/* The value of the line `field` (e.g. "\nRss:") in `text`, or 0. */
+static long field_kib(const char *text, const char *field) {
+    const char *line = strstr(text, field);
+    return line ? strtol(line + strlen(field), NULL, 10) : 0;
+}
+
+/* Sample /proc/self/smaps_rollup (0 where it is missing). Reads into a stack buffer: no
+ * malloc, so the measurement does not disturb what it measures. */
+static void sample_resident(void) {
+    char text[2048];
+    ssize_t got;
+    int fd = open("/proc/self/smaps_rollup", O_RDONLY);
+    if (fd < 0) return;
+    got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0) return;
+    text[got] = '\0';
+    rss_at_peak_kib = field_kib(text, "\nRss:");
+    anon_at_peak_kib = field_kib(text, "\nAnonymous:");
 }
 
 static void die(const char *what) {
@@ -155,6 +194,32 @@ static void *large_thread(void *arg) {
     return NULL;
 }
 
+/* ---- grow ------------------------------------------------------------------------------- */
+
+static void *grow_thread(void *arg) {
+    lane_t *lane = (lane_t *)arg;
+    const size_t step = (size_t)1 << 20;
+    size_t n, mib;
+    for (n = 0; n < replacements; ++n) {
+        unsigned char *block = (unsigned char *)malloc(step), *grown;
+        if (block == NULL) die("malloc failed");
+        memset(block, 1, step);
+        for (mib = 2; mib <= 64; ++mib) {
+            grown = (unsigned char *)realloc(block, mib * step);
+            if (grown == NULL) die("realloc failed");
+            block = grown;
+            memset(block + (mib - 1) * step, (int)mib, step);
+        }
+        for (mib = 1; mib <= 64; ++mib) /* every MiB still holds what was written into it */
+            if (block[(mib - 1) * step] != (unsigned char)mib ||
+                block[mib * step - 1] != (unsigned char)mib)
+                atomic_store(&corrupt, 1);
+        lane->checksum += block[step * 5];
+        free(block);
+    }
+    return NULL;
+}
+
 /* ---- alloc-test -------------------------------------------------------------------------- */
 
 static void *alloc_test_thread(void *arg) {
@@ -167,6 +232,8 @@ static void *alloc_test_thread(void *arg) {
         empty_slot(lane, i);
         fill_slot(lane, i, alloc_test_size(&lane->rng));
     }
+    if (pthread_barrier_wait(&replaced) == PTHREAD_BARRIER_SERIAL_THREAD) sample_resident();
+    pthread_barrier_wait(&replaced); /* nobody frees before the sample */
     for (i = 0; i < lane->count; ++i)
         empty_slot(lane, i);
     return NULL;
@@ -195,19 +262,22 @@ int main(int argc, char **argv) {
     pthread_t threads[MAX_THREADS];
     unsigned count, t;
     size_t slots, i;
-    int larson, large;
+    int larson, large, grow;
     uint64_t checksum = 0, operations;
     double start, seconds;
+    struct rusage usage;
     if (argc < 4) {
         fprintf(stderr, "usage: threads_bench larson <threads> <generations> [slots] "
                         "[replacements]\n"
                         "       threads_bench alloc-test <threads> <operations> [slots]\n"
-                        "       threads_bench large <threads> <operations>\n");
+                        "       threads_bench large <threads> <operations>\n"
+                        "       threads_bench grow <threads> <operations>\n");
         return 2;
     }
     larson = strcmp(argv[1], "larson") == 0;
     large = strcmp(argv[1], "large") == 0;
-    if (!larson && !large && strcmp(argv[1], "alloc-test") != 0) die("unknown workload");
+    grow = strcmp(argv[1], "grow") == 0;
+    if (!larson && !large && !grow && strcmp(argv[1], "alloc-test") != 0) die("unknown workload");
     count = (unsigned)strtoul(argv[2], NULL, 10);
     if (count < 1 || count > MAX_THREADS) die("threads: 1 to 64");
     if (larson) {
@@ -216,7 +286,7 @@ int main(int argc, char **argv) {
         replacements = argc > 5 ? strtoul(argv[5], NULL, 10) : 10000;
         if (generations < 1) die("generations: at least 1");
         operations = (uint64_t)count * generations * replacements;
-    } else if (large) {
+    } else if (large || grow) {
         replacements = strtoul(argv[3], NULL, 10);
         slots = 1;
         operations = (uint64_t)count * replacements;
@@ -246,25 +316,29 @@ int main(int argc, char **argv) {
         while (atomic_load(&lanes_left) > 0)
             pthread_cond_wait(&done_cond, &done_lock);
         pthread_mutex_unlock(&done_lock);
+        sample_resident();
         for (t = 0; t < count; ++t)
             for (i = 0; i < slots; ++i)
                 empty_slot(&lanes[t], i);
     } else {
+        void *(*work)(void *) = large ? large_thread : grow ? grow_thread : alloc_test_thread;
+        pthread_barrier_init(&replaced, NULL, count);
         for (t = 0; t < count; ++t)
-            if (pthread_create(&threads[t], NULL, large ? large_thread : alloc_test_thread,
-                               &lanes[t]) != 0)
-                die("pthread_create");
+            if (pthread_create(&threads[t], NULL, work, &lanes[t]) != 0) die("pthread_create");
         for (t = 0; t < count; ++t)
             pthread_join(threads[t], NULL);
+        pthread_barrier_destroy(&replaced);
     }
     seconds = now_seconds() - start;
     for (t = 0; t < count; ++t) {
         checksum += lanes[t].checksum;
         lane_free(&lanes[t]);
     }
-    printf("%s threads=%u operations=%llu seconds=%.3f peak_rss_kib=%ld checksum=%llu\n", argv[1],
-           count, (unsigned long long)operations, seconds, peak_rss_kib(),
-           (unsigned long long)checksum);
+    usage = usage_now();
+    printf("%s threads=%u operations=%llu seconds=%.3f peak_rss_kib=%ld minor_faults=%ld "
+           "rss_at_peak_kib=%ld anon_at_peak_kib=%ld checksum=%llu\n",
+           argv[1], count, (unsigned long long)operations, seconds, usage.ru_maxrss,
+           usage.ru_minflt, rss_at_peak_kib, anon_at_peak_kib, (unsigned long long)checksum);
     if (atomic_load(&corrupt)) {
         fprintf(stderr, "threads_bench: a block did not hold what was written into it\n");
         return 1;

@@ -217,6 +217,8 @@ __attribute__((destructor)) static void tlsfm_exit_report(void) {
     n = put_field(line, n, " live=", info.live_blocks);
     n = put_field(line, n, " heaps=", info.heaps);
     n = put_field(line, n, " unchecked=", info.unchecked_heaps);
+    n = put_field(line, n, " large_cached=", info.cached_bytes);
+    n = put_field(line, n, " large_cache_hits=", info.cache_hits);
     n = put_field(line, n, " check=", (size_t)errors);
     n = tlsfm_put_text(line, n, sizeof line, "\n");
     fd = open(report_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);

@@ -41,10 +41,13 @@ struct thread_heap {
     _Alignas(64) _Atomic(void *) remote;
     /* The owner's (or, for an orphan, the lock holder's). */
     _Alignas(64) tlsf_t tlsf;
-    void *pending;      /* taken from `remote`, not yet freed */
-    chunk_t *chunks;    /* every chunk of the heap (changed under the lock) */
-    tlsf_error_t error; /* what the core reported during the current call */
-    const void *error_ptr;
+    void *pending;           /* taken from `remote`, not yet freed */
+    chunk_t *chunks;         /* every chunk of the heap (changed under the lock) */
+    const char *doing;       /* the malloc function a core error names ("free" by default) */
+    tlsf_error_t pool_error; /* what tlsf_add_pool or tlsf_remove_pool reported */
+    size_t big_requests;     /* requests of BIG_REQUEST bytes or more (tlsfm_thread.c) */
+    size_t allocations_seen; /* the core's alloc_count when the budget was last decided */
+    size_t cache_budget;     /* the core's front-cache budget in force (0: no cache) */
     /* Written by the owner only, read by tlsfm_heap_get_info from any thread. */
     atomic_size_t chunk_count, empty_chunks;
     /* Changed under the lock; read without it on the remote-free path. */
@@ -64,6 +67,9 @@ size_t tlsfm_chunk_bytes(void);
 /* With the lock held: whether the calling thread may walk `heap`'s blocks (its own heap,
  * or an orphaned one). */
 int tlsfm_heap_is_inspectable_locked(thread_heap_t *heap);
+
+/* The front-cache budget of the calling thread's heap (0 without a heap or a cache). */
+size_t tlsfm_heap_cache_budget(void);
 
 /* Free every block other threads pushed onto `heap`'s remote list (its owner, or the lock
  * holder of an orphan; `locked`: the caller holds the lock). */

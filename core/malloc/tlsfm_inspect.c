@@ -53,6 +53,7 @@ void tlsfm_heap_get_info(struct tlsfm_info *info) {
     info->cached_bytes = os.cached_bytes;
     info->cache_hits = os.cache_hits;
     tlsfm_unlock();
+    info->cache_budget = tlsfm_heap_cache_budget();
     info->chunk_bytes = tlsfm_chunk_bytes();
     info->max_request = tlsfm_os_max_request();
 }

@@ -50,6 +50,12 @@ typedef struct tlsfm_os_stats {
     size_t cache_hits;        /* large blocks served from the cache */
 } tlsfm_os_stats_t;
 
+/* A freed large mapping left unused this long (milliseconds) is unmapped at the next
+ * large-block call (tlsfm_os.c). A variable so that the tests can set it (under the lock,
+ * or before any large block). */
+#define TLSFM_LARGE_DECAY_MS 100
+extern long tlsfm_large_decay_ms;
+
 /* The system's page size (set on first use; needs no lock). */
 size_t tlsfm_page_bytes(void);
 
@@ -90,12 +96,20 @@ void *tlsfm_os_map_pages(size_t bytes);
 
 /*
  * A large block of `bytes` aligned to `align` (0: 16 bytes; else a power of two): from the
- * cache of freed large mappings if one fits (best fit, at most twice the size needed; the
- * excess is unmapped), else a fresh mapping. *fresh (if not NULL) tells whether its memory
- * came zeroed from the system. NULL when the size cannot be mapped. Takes the lock for the
- * cache and the region map only, not around mmap.
+ * cache of freed large mappings if one holds it (the smallest; its head cut at the 4 MiB
+ * region boundary above the size needed, the tail staying cached), else the
+ * largest cached one grown with mremap, else a fresh mapping. *fresh (if not NULL) tells
+ * whether its memory came zeroed from the system. NULL when the size cannot be mapped.
+ * Takes the lock for the cache and the region map only, not around mmap or mremap.
  */
 void *tlsfm_os_large_alloc(size_t bytes, size_t align, int *fresh);
+
+/* Grow the large block of mapping `large` (default alignment) to `bytes` without copying:
+ * its mapping is extended in place, or its pages move (mremap) to a fresh region-aligned
+ * range. Returns the block's (maybe new) address, or NULL (the block unchanged, still at its
+ * address) if the block has another alignment, `bytes` fits its mapping already, or the
+ * system refuses. Takes the lock for the region map only. */
+void *tlsfm_os_large_grow(tlsfm_mapping_t *large, size_t bytes);
 
 /* Free the large block at `ptr` of mapping `large` (the lock is taken inside). Aborts with
  * a message naming `function` if ptr is not the block's start. */

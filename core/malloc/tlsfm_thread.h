@@ -8,8 +8,10 @@
  * Cost per call, on the calling thread's own heap (no lock, no atomic read-modify-write):
  * the core's bounded tlsf_malloc / tlsf_free, a compare with the thread's hot chunk on free
  * (else a region-map lookup: two loads), and taking back at most TLSFM_REMOTE_BATCH blocks
- * that other threads freed into this heap (each one a tlsf_free). Only the rare paths take
- * the lock or call the system: a thread's first call, mapping or unmapping a 4 MiB chunk,
+ * that other threads freed into this heap (each one a tlsf_free). A request of 1 KiB or
+ * more is counted for the heap's cache budget; every 64th reads the core's statistics and
+ * may lower the budget, which flushes the cache (bounded: the drain of tlsf.h). Only the rare paths
+ * take the lock or call the system: a thread's first call, mapping or unmapping a 4 MiB chunk,
  * large blocks, a free into the heap of a thread that has exited, thread exit, the heap
  * check and fork.
  */

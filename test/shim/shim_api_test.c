@@ -298,17 +298,21 @@ static void test_pools(void) {
         free(big);
         now = info();
         CHECK(now.pools == start.pools && now.dedicated_pools == start.dedicated_pools);
-        /* Kept in the bounded cache of freed large mappings, and reused from there. */
+        /* Kept in the bounded cache of freed large mappings, and reused from there (unless
+         * this process stalled for longer than the cache's decay, 100 ms, in between: the
+         * range was then unmapped, which the unmap count shows). */
         CHECK(now.cached_bytes >= chunk * 3 && now.cached_bytes <= ((size_t)64 << 20));
         big = malloc(min_size(chunk * 3, start.max_request) - 4096);
-        CHECK(big != NULL && info().cache_hits == now.cache_hits + 1);
+        CHECK(big != NULL &&
+              (info().cache_hits == now.cache_hits + 1 || info().unmaps > now.unmaps));
         if (big) memset(big, 0x33, chunk * 2);
         free(big);
         /* Larger than anything cached: a cached mapping is grown (its pages moved), and a
          * calloc from it is still all zero. */
         now = info();
         big = calloc(1, chunk * 20);
-        CHECK(big != NULL && info().cache_hits == now.cache_hits + 1);
+        CHECK(big != NULL &&
+              (info().cache_hits == now.cache_hits + 1 || info().unmaps > now.unmaps));
         CHECK(big != NULL && all_bytes((unsigned char *)big, 0, chunk * 20));
         free(big);
         CHECK(heap_check() == 0);
@@ -373,6 +377,27 @@ static void double_free(void) {
     free(p);
     free(q);
 }
+/* The core finds it in realloc: the message must name realloc, not free. */
+static void realloc_freed(void) {
+    void *volatile p = malloc(64);
+    void *volatile q = malloc(64);
+    void *volatile r;
+    free(p);
+    r = realloc(p, 200);
+    (void)r;
+    free(q);
+}
+/* A block of a chunk that still holds others: free's fast path (the count lowered, then the
+ * core's free as a tail call) must still abort at once. */
+static void double_free_fast(void) {
+    void *volatile keep = malloc(64);
+    void *volatile p = malloc(64);
+    void *volatile q = malloc(64);
+    free(p);
+    free(p);
+    free(q);
+    free(keep);
+}
 static void free_misaligned(void) {
     char *p = (char *)malloc(64);
     void *volatile inside = p + 1;
@@ -391,6 +416,10 @@ static void test_misuse(void) {
     expect_abort(realloc_foreign, "realloc(0x");
 #if TLSF_CHECKS >= 1
     expect_abort(double_free, "double free");
+    expect_abort(double_free, "free(0x");
+    expect_abort(double_free_fast, "double free");
+    expect_abort(realloc_freed, "realloc(0x");
+    expect_abort(realloc_freed, "double free");
     expect_abort(free_misaligned, "bad pointer");
 #endif
 }

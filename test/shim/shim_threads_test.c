@@ -18,6 +18,14 @@
  *   fork       while threads allocate and free each other's blocks, the main thread forks:
  *              each child allocates, frees a block of a thread that does not exist in the
  *              child, and finds every heap it may inspect sound;
+ *   large      (first, while nothing is cached) freed large mappings are reused without a
+ *              system call: a smaller request takes a cached mapping's head cut at a
+ *              4 MiB region (the tail stays cached), the pieces join again when freed, a
+ *              larger request grows a cached mapping, realloc grows a large block
+ *              without a copy, the cache keeps at most 64 MiB, and a mapping left unused
+ *              longer than the decay is unmapped;
+ *   budget     a thread's requests turn mixed (1 in 4 of at least 1 KiB): its heap's
+ *              front-cache budget halves; rare big requests (1 in 100) restore it;
  *   misuse     free of a chunk's header, of a pointer no mapping covers, of a block of an
  *              unmapped chunk that was the hot one (see chunks), and a double free
  *              by another thread (found when the owner takes it back) abort with a message
@@ -36,10 +44,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TLSF_MALLOC_PREFIXED 1
 #include "tlsf_malloc.h"
+#include "tlsfm_os.h"     /* tlsfm_large_decay_ms */
 #include "tlsfm_thread.h" /* TLSFM_REMOTE_BATCH */
 
 static int failures;
@@ -69,6 +79,149 @@ static struct tlsfm_info info(void) {
     struct tlsfm_info now;
     tlsfm_get_info(&now);
     return now;
+}
+
+/* ---- large ----------------------------------------------------------------------------- */
+
+#define MIB ((size_t)1 << 20)
+#define LARGE_CACHE_CAP (64 * MIB) /* tlsfm_os.c: what freed large mappings may keep */
+
+static void write_pages(unsigned char *block, size_t bytes) {
+    size_t i;
+    for (i = 0; i < bytes; i += 4096)
+        block[i] = (unsigned char)(i >> 12);
+}
+
+static int all_zero(const unsigned char *block, size_t bytes) {
+    size_t i;
+    for (i = 0; i < bytes; ++i)
+        if (block[i] != 0) return 0;
+    return 1;
+}
+
+/* Whether the system calls and the cache's figures moved as expected since `before`. */
+static int large_counts(const struct tlsfm_info *before, size_t maps, size_t unmaps, size_t hits,
+                        size_t cached) {
+    struct tlsfm_info now = info();
+    return now.maps == before->maps + maps && now.unmaps == before->unmaps + unmaps &&
+           now.cache_hits == before->cache_hits + hits && now.cached_bytes == cached;
+}
+
+static void test_large(void) {
+    struct tlsfm_info start = info();
+    unsigned char *a, *b, *c, *blocks[5];
+    size_t i;
+    struct timespec pause = {0, 200 * 1000 * 1000};
+    if (start.max_request < 2 * LARGE_CACHE_CAP) return; /* no large blocks of these sizes */
+    CHECK(start.cached_bytes == 0 && start.dedicated_pools == 0);
+    tlsfm_large_decay_ms = 1000L * 3600; /* the exact counts below must not depend on time */
+    /* Request + 64 bytes of header = 24 MiB exactly: one fresh mapping, cached whole. */
+    a = (unsigned char *)tlsfm_malloc(24 * MIB - 64);
+    CHECK(a != NULL);
+    if (a == NULL) return;
+    write_pages(a, 24 * MIB - 64);
+    tlsfm_free(a);
+    CHECK(large_counts(&start, 1, 0, 0, 24 * MIB));
+    /* 5 MiB: the head of the cached mapping, cut at a region (8 MiB); the tail stays cached
+     * (no munmap), and calloc still clears the reused pages. */
+    b = (unsigned char *)tlsfm_calloc(1, 5 * MIB);
+    CHECK(b != NULL && all_zero(b, 5 * MIB));
+    CHECK(large_counts(&start, 1, 0, 1, 16 * MIB));
+    CHECK(tlsfm_malloc_usable_size(b) >= 5 * MIB && tlsfm_malloc_usable_size(b) < 8 * MIB);
+    /* 14 MiB: the 16 MiB tail, whole (its need rounded up to a region). */
+    c = (unsigned char *)tlsfm_malloc(14 * MIB);
+    CHECK(c != NULL && large_counts(&start, 1, 0, 2, 0));
+    CHECK(tlsfm_malloc_usable_size(c) >= 14 * MIB && tlsfm_malloc_usable_size(c) < 16 * MIB);
+    tlsfm_free(b);
+    tlsfm_free(c);
+    /* The pieces join: one cached range of 24 MiB. 13 MiB takes 16 of it (even though 24
+     * is less than twice 13), and 23 MiB then takes all 24 again. */
+    CHECK(large_counts(&start, 1, 0, 2, 24 * MIB));
+    a = (unsigned char *)tlsfm_malloc(13 * MIB);
+    CHECK(a != NULL && large_counts(&start, 1, 0, 3, 8 * MIB));
+    tlsfm_free(a);
+    a = (unsigned char *)tlsfm_malloc(23 * MIB);
+    CHECK(a != NULL && large_counts(&start, 1, 0, 4, 0));
+    CHECK(tlsfm_check() == 0);
+    tlsfm_free(a);
+    /* Larger than anything cached: the cached mapping grows (in place or moved, no munmap). */
+    a = (unsigned char *)tlsfm_malloc(40 * MIB);
+    CHECK(a != NULL && info().cache_hits == start.cache_hits + 5 && info().cached_bytes == 0);
+    CHECK(info().unmaps == start.unmaps);
+    if (a != NULL) write_pages(a, 40 * MIB);
+    tlsfm_free(a);
+    /* realloc grows a large block without a copy through the cache: 5 MiB (8 of the 40
+     * cached) to 30 MiB keeps its contents, and the cache the rest, untouched. */
+    i = info().cached_bytes;
+    b = (unsigned char *)tlsfm_malloc(5 * MIB);
+    CHECK(b != NULL && i >= 40 * MIB && info().cached_bytes == i - 8 * MIB);
+    if (b != NULL) {
+        struct tlsfm_info before = info();
+        memset(b, 0x6b, 5 * MIB);
+        c = (unsigned char *)tlsfm_realloc(b, 30 * MIB);
+        CHECK(c != NULL && c[0] == 0x6b && c[5 * MIB - 1] == 0x6b);
+        CHECK(info().cached_bytes == before.cached_bytes && info().cache_hits == before.cache_hits);
+        CHECK(info().dedicated_pools == before.dedicated_pools && tlsfm_check() == 0);
+        if (c != NULL) write_pages(c, 30 * MIB);
+        tlsfm_free(c != NULL ? c : b);
+    }
+    /* The bound: five live blocks of 20 MiB, freed, leave at most 64 MiB cached. */
+    for (i = 0; i < 5; ++i) {
+        blocks[i] = (unsigned char *)tlsfm_malloc(20 * MIB);
+        CHECK(blocks[i] != NULL);
+        if (blocks[i] != NULL) write_pages(blocks[i], 20 * MIB);
+    }
+    for (i = 0; i < 5; ++i)
+        tlsfm_free(blocks[i]);
+    CHECK(info().cached_bytes <= LARGE_CACHE_CAP && info().cached_bytes >= 40 * MIB);
+    CHECK(info().unmaps > start.unmaps && info().dedicated_pools == 0);
+    CHECK(tlsfm_check() == 0);
+    /* The decay: after a pause longer than it, the next large call unmaps every cached
+     * range first, so a small large request finds nothing to reuse. */
+    tlsfm_large_decay_ms = 20;
+    start = info();
+    nanosleep(&pause, NULL);
+    a = (unsigned char *)tlsfm_malloc(2 * MIB);
+    CHECK(a != NULL && info().cached_bytes == 0 && info().cache_hits == start.cache_hits);
+    CHECK(info().unmaps > start.unmaps && info().maps == start.maps + 1);
+    tlsfm_free(a);
+    tlsfm_large_decay_ms = TLSFM_LARGE_DECAY_MS;
+    CHECK(tlsfm_check() == 0);
+}
+
+/* ---- budget ---------------------------------------------------------------------------- */
+
+/* `big_requests` requests of 2 KiB, each after `small_per_big` of 64 bytes, each freed at once. */
+static void request_mix(size_t big_requests, size_t small_per_big) {
+    size_t i, j;
+    for (i = 0; i < big_requests; ++i) {
+        for (j = 0; j < small_per_big; ++j)
+            tlsfm_free(tlsfm_malloc(64));
+        tlsfm_free(tlsfm_malloc(2048));
+    }
+}
+
+static void *budget_thread(void *arg) {
+    size_t *seen = (size_t *)arg;
+    /* Two windows of 64 big requests per phase: the last look sees that phase only. */
+    request_mix(128, 99);
+    seen[0] = info().cache_budget;
+    request_mix(128, 3);
+    seen[1] = info().cache_budget;
+    request_mix(128, 99);
+    seen[2] = info().cache_budget;
+    CHECK(tlsfm_check() == 0);
+    return NULL;
+}
+
+static void test_budget(void) {
+    pthread_t thread;
+    size_t seen[3] = {0, 0, 0};
+    pthread_create(&thread, NULL, budget_thread, seen);
+    pthread_join(thread, NULL);
+    if (seen[0] == 0) return; /* a configuration without the front cache */
+    CHECK(seen[1] == seen[0] / 2);
+    CHECK(seen[2] == seen[0]);
 }
 
 /* ---- remote ---------------------------------------------------------------------------- */
@@ -363,9 +516,11 @@ static void test_foreign(void) {
 }
 
 int main(void) {
+    test_large(); /* first: it expects an empty cache of large mappings */
     test_remote();
     test_orphan();
     test_chunks();
+    test_budget();
     test_fork();
     test_foreign();
     printf("shim_threads_test: %s\n", failures ? "FAILED" : "all checks held");
