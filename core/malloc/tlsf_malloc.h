@@ -47,8 +47,8 @@ struct tlsfm_info {
     size_t cached_bytes;      /* freed large mappings kept for reuse (at most 64 MiB) */
     size_t cache_hits;        /* large requests served from that cache */
     size_t cache_budget;      /* the calling thread's heap: its front-cache budget (bytes of
-                                 small freed blocks kept unmerged for reuse): the core's
-                                 TLSF_CACHE_BYTES, or half of it while its requests are mixed
+                                 small freed blocks kept unmerged for reuse): 128 KiB (at
+                                 most TLSF_CACHE_BYTES), or 32 KiB while its requests are mixed
                                  (1 in 16 or more of at least 1 KiB); 0 without a cache */
 };
 

@@ -68,7 +68,8 @@ const tlsf_lock_t tlsfm_global_lock = {global_mutex_lock, global_mutex_unlock, &
 #define BUDGET_WINDOW 64           /* big requests between two looks at the heap's mix */
 #define MIXED_SHARE 16             /* one big request in this many or more: a mixed heap */
 #define PLAIN_SHARE 64             /* fewer than one in this many: a mixed heap is plain again */
-#define MIXED_BUDGET (TLSF_CACHE_BYTES / 2)
+#define PLAIN_BUDGET ((size_t)128 << 10) /* half the core's hosted default: one per thread */
+#define MIXED_BUDGET ((size_t)32 << 10)
 
 /*
  * The calling thread's heap and what its fast paths test, in one thread-local record:
@@ -333,7 +334,7 @@ static thread_heap_t *new_heap_locked(void) {
     heap->tlsf = tlsf_create(mem + head);
     if (heap->tlsf == NULL) return NULL; /* cannot happen: page-aligned, large enough */
     heap->doing = "free";
-    heap->cache_budget = tlsf_cache_set_limit(heap->tlsf, TLSF_CACHE_BYTES); /* the default */
+    heap->cache_budget = tlsf_cache_set_limit(heap->tlsf, PLAIN_BUDGET);
     tlsf_set_error_handler(heap->tlsf, on_heap_error, heap);
     heap->next_heap = tlsfm_all_heaps;
     tlsfm_all_heaps = heap;
@@ -442,18 +443,18 @@ static inline void *heap_block(thread_heap_t *heap, size_t bytes, size_t align) 
  * requests are mixed keeps a smaller cache: every BUDGET_WINDOW requests of at least
  * BIG_REQUEST bytes (they bypass the one-compare gate, see thread_state_t), the heap
  * compares their count with all its allocations since the last look (the core's
- * statistics): one in MIXED_SHARE (16) or more sets the budget to MIXED_BUDGET (half the
- * core's TLSF_CACHE_BYTES), fewer than one in PLAIN_SHARE (64) sets the full
- * TLSF_CACHE_BYTES, and in between it stays (so a heap near a threshold does not flip, and
- * flush, at every look). A heap with no big request keeps the budget it has. Lowering the
+ * statistics): one in MIXED_SHARE (16) or more sets the budget to MIXED_BUDGET (32 KiB),
+ * fewer than one in PLAIN_SHARE (64) sets PLAIN_BUDGET (128 KiB, half the core's hosted
+ * default: there is one per thread), and in between it stays (so a heap near a threshold does not
+ * flip, and flush, at every look). A heap with no big request keeps the budget it has. Lowering the
  * budget flushes the cache (bounded, tlsf.h), at most once per window.
  *
- * Measured (bench/host/threads_bench.sh, anonymous memory at the fullest moment): the
- * alloc-test-like heaps (13% of requests of 1 KiB or more) take 4,212 KiB against glibc's
- * 4,296 (4,416 with 64 KiB); the larson-like heaps (no request over 1 KiB) keep 64 KiB,
- * which spares them 10% more instructions than a fixed 32 KiB would cost. CPython
- * (PYTHONMALLOC=malloc, test/shim/workloads/python_heavy.py) is mixed at times: +0.1%
- * instructions. (The constants are at the top.)
+ * Measured (2 threads; instructions by callgrind, anonymous memory at the fullest moment
+ * from bench/host/threads_bench.c, both against glibc): larson-like heaps (no request over
+ * 1 KiB) keep 128 KiB, 108.0 M instructions against 101.6 M; alloc-test-like heaps (13% of
+ * requests of 1 KiB or more) go to 32 KiB, 4,252-4,256 KiB against 4,292-4,296 and 125.2 M
+ * instructions against 131.0 M (with 64 KiB: 4,364 KiB, 115.3 M). (The constants are at
+ * the top; the core charges each cached block its span plus the smallest span.)
  */
 
 __attribute__((noinline)) static void adapt_cache_budget(thread_heap_t *heap) {
@@ -467,7 +468,7 @@ __attribute__((noinline)) static void adapt_cache_budget(thread_heap_t *heap) {
     if (allocations <= (size_t)BUDGET_WINDOW * MIXED_SHARE)
         budget = MIXED_BUDGET;
     else if (allocations > (size_t)BUDGET_WINDOW * PLAIN_SHARE)
-        budget = TLSF_CACHE_BYTES;
+        budget = PLAIN_BUDGET;
     else
         return; /* in between: as it is (a heap near one share does not flip, and flush) */
     if (budget != heap->cache_budget)
