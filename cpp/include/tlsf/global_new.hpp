@@ -24,10 +24,10 @@
 //   - Sized delete ignores the size: every block records its own.
 //
 // Cost: plain new is the default heap's lock, one tlsf_malloc, the unlock and a null
-// test, inline; every delete is a null test, the lock, tlsf_free and the unlock. With a
+// test, inline; every delete is the lock, tlsf_free and the unlock. With a
 // lock known at compile time (TLSF_LOCK_NONE, _STD_MUTEX, _INTERRUPTS) nothing is called
 // through a function pointer; on a Cortex-M4 with TLSF_LOCK_INTERRUPTS that is about 12
-// instructions in operator new and 10 in operator delete besides the core's own. First
+// instructions in operator new and 9 in operator delete besides the core's own. First
 // use, growth, the new_handler loop, failure and over-alignment are out of line.
 //
 // With TLSF_CPP_DEFAULT_HEAP_PER_THREAD=1 (<tlsf/config.hpp>, CMake target
@@ -157,14 +157,18 @@ inline void *global_new_nothrow(std::size_t bytes) noexcept {
     }
 }
 
-// Every operator delete: the lock, tlsf_free, the unlock. nullptr returns before the lock.
-// Any other pointer came from this heap, which therefore has a control structure (and,
-// with TLSF_LOCK_USER, its lock): no first-use or null-handle test is needed.
+// Every operator delete: the lock, tlsf_free, the unlock. Any pointer but nullptr came
+// from this heap, which therefore has a control structure (and, with TLSF_LOCK_USER, its
+// lock): no first-use or null-handle test is needed. nullptr is left to tlsf_free, which
+// returns at once (a delete expression tests for it before calling, so it is rare here),
+// except with TLSF_LOCK_USER, whose lock may not exist yet: there it returns before the lock.
 inline void global_delete(void *block) noexcept {
-    if (block == nullptr) return;
 #if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
-    thread_heaps_free(block);
+    thread_heaps_free(block); // free(nullptr) does nothing
 #else
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_USER
+    if (block == nullptr) return;
+#endif
     default_heap_guard guard;
     tlsf_free(default_heap_object().native_handle(), block);
 #endif
