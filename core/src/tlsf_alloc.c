@@ -307,25 +307,25 @@ TLSF_NO_ASAN void tlsf_release_block(tlsf_t heap, void *ptr, size_t word) {
 #endif
 
 /* The user's part of freeing: the tools hear of it and the statistics count it. */
-static inline TLSF_NO_ASAN void block_given_back(tlsf_t heap, void *ptr, size_t word) {
+static inline TLSF_NO_ASAN void block_given_back(tlsf_t heap, void *ptr, size_t word,
+                                                 size_t span) {
     memory_given_back(ptr, block_usable(word));
-    stats_on_free(heap, word_span(word));
+    stats_on_free(heap, span);
 }
 
 TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
     block_t *block;
-    size_t word, span, left;
+    size_t word, left;
     if (ptr == NULL || !heap_usable(heap) || !block_check_in_use(heap, ptr)) return;
     block = block_from_ptr(ptr);
     word = *slot_size(block);
-    span = word_span(word);
-    if (cache_takes(heap, word, span, &left)) {
-        block_given_back(heap, ptr, word);
-        cache_put(heap, ptr, word, span, left);
+    if (cache_takes(heap, word, &left)) {
+        block_given_back(heap, ptr, word, cache_span(word));
+        cache_put(heap, ptr, word, left);
         return;
     }
     if (!block_check_prev(heap, ptr, word)) return;
-    block_given_back(heap, ptr, word);
+    block_given_back(heap, ptr, word, word_span(word));
     block_release(heap, ptr, word);
 }
 

@@ -48,7 +48,7 @@ TLSF_NO_ASAN int tlsf_cache_check(tlsf_t heap) {
             errors += !block_header_intact(heap, block);
             errors += (word & (BLOCK_CACHED | BLOCK_FREE | BLOCK_ALIGNED)) != BLOCK_CACHED;
             errors += word_span_any(word) != ((size_t)index << TLSF_ALIGN_LOG2);
-            bytes += word_span_any(word) + MIN_SPAN; /* its charge */
+            bytes += 2 * word_span_any(word); /* its charge */
         }
     }
     return errors + (bytes != heap->cache.limit - heap->cache.room);

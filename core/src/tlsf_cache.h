@@ -80,11 +80,11 @@ static inline TLSF_NO_ASAN void *cache_take(tlsf_t heap, size_t bytes, size_t *s
     top = &heap->cache.top[index];
     ptr = *top;
     if (ptr == NULL) return NULL;
+    *span = index << TLSF_ALIGN_LOG2;
+    heap->cache.room += 2 * *span; /* the block's charge */
     *top = *slot_cache_link(ptr);
     block = block_from_ptr(ptr);
     block_set_exempt_flags(block, *slot_size(block) & ~BLOCK_CACHED);
-    *span = index << TLSF_ALIGN_LOG2;
-    heap->cache.room += *span + MIN_SPAN; /* the block's charge */
     return ptr;
 #else
     (void)heap;
@@ -94,6 +94,10 @@ static inline TLSF_NO_ASAN void *cache_take(tlsf_t heap, size_t bytes, size_t *s
 #endif
 }
 
+static inline TLSF_NO_ASAN size_t cache_span(size_t word) {
+    return word & WORD_LOW_MASK;
+}
+
 /* Does the cache take the block of size word `word` and span `span` now? A plain block of
  * an exact class: no bit of the word at or above CACHE_SPAN_LIMIT (the seal's aside), and
  * not BLOCK_ALIGNED, which one mask tests together; and room for its charge (span +
@@ -101,27 +105,22 @@ static inline TLSF_NO_ASAN void *cache_take(tlsf_t heap, size_t bytes, size_t *s
  * cache_put. The charge is subtracted first and the sign of the rest tested (room and
  * charges are far below half the address space): one subtraction serves the test and the
  * update. */
-static inline TLSF_NO_ASAN int cache_takes(tlsf_t heap, size_t word, size_t span, size_t *left) {
+static inline TLSF_NO_ASAN int cache_takes(tlsf_t heap, size_t word, size_t *left) {
 #if TLSF_CACHE
-    if ((word & WORD_LOW_MASK & (~(CACHE_SPAN_LIMIT - 1) | BLOCK_ALIGNED)) != 0) return 0;
-    *left = heap->cache.room - (span + MIN_SPAN);
+    if ((word & WORD_LOW_MASK & ~(CACHE_SPAN_LIMIT - TLSF_ALIGN)) != 0) return 0;
+    *left = heap->cache.room - 2 * cache_span(word);
     return (ptrdiff_t)*left >= 0;
 #else
     (void)heap;
     (void)word;
-    (void)span;
     (void)left;
     return 0;
 #endif
 }
 
-/* free's shortcut: push the checked block with user pointer `ptr` (size word `word` as
- * read, span `span`), which cache_takes accepted leaving `left` room, onto its class's
- * stack. */
-static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, size_t span,
-                                          size_t left) {
+static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, size_t left) {
 #if TLSF_CACHE
-    void **top = &heap->cache.top[span >> TLSF_ALIGN_LOG2];
+    void **top = (void **)(void *)((char *)heap->cache.top + cache_span(word) / (TLSF_ALIGN / sizeof(void *)));
     heap->cache.room = left;
     *slot_cache_link(ptr) = *top;
     *top = ptr;
@@ -130,7 +129,6 @@ static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, s
     (void)heap;
     (void)ptr;
     (void)word;
-    (void)span;
     (void)left;
 #endif
 }
