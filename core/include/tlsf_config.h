@@ -137,7 +137,7 @@
 #endif
 #ifndef TLSF_CACHE_BYTES
 #if TLSF_PTR_BITS == 64
-#define TLSF_CACHE_BYTES 262144
+#define TLSF_CACHE_BYTES 524288
 #else
 #define TLSF_CACHE_BYTES 1024
 #endif

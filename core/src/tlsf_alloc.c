@@ -315,13 +315,14 @@ static inline TLSF_NO_ASAN void block_given_back(tlsf_t heap, void *ptr, size_t 
 
 TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
     block_t *block;
-    size_t word, left;
+    size_t word, span, left;
     if (ptr == NULL || !heap_usable(heap) || !block_check_in_use(heap, ptr)) return;
     block = block_from_ptr(ptr);
     word = *slot_size(block);
-    if (cache_takes(heap, word, &left)) {
-        block_given_back(heap, ptr, word, cache_span(word));
-        cache_put(heap, ptr, word, left);
+    span = cache_span(word);
+    if (cache_takes(heap, word, span, &left)) {
+        block_given_back(heap, ptr, word, span);
+        cache_put(heap, ptr, word, span, left);
         return;
     }
     if (!block_check_prev(heap, ptr, word)) return;

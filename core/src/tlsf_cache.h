@@ -94,8 +94,17 @@ static inline TLSF_NO_ASAN void *cache_take(tlsf_t heap, size_t bytes, size_t *s
 #endif
 }
 
+#if TLSF_SEAL_IN_WORD
+#define CACHE_PREV_FREE BLOCK_PREV_FREE
+#else
+#define CACHE_PREV_FREE 0
+#endif
 static inline TLSF_NO_ASAN size_t cache_span(size_t word) {
-    return word & WORD_LOW_MASK;
+#if TLSF_SEAL_IN_WORD
+    return word_span(word);
+#else
+    return word;
+#endif
 }
 
 /* Does the cache take the block of size word `word` and span `span` now? A plain block of
@@ -105,22 +114,24 @@ static inline TLSF_NO_ASAN size_t cache_span(size_t word) {
  * cache_put. The charge is subtracted first and the sign of the rest tested (room and
  * charges are far below half the address space): one subtraction serves the test and the
  * update. */
-static inline TLSF_NO_ASAN int cache_takes(tlsf_t heap, size_t word, size_t *left) {
+static inline TLSF_NO_ASAN int cache_takes(tlsf_t heap, size_t word, size_t span, size_t *left) {
 #if TLSF_CACHE
-    if ((word & WORD_LOW_MASK & ~(CACHE_SPAN_LIMIT - TLSF_ALIGN)) != 0) return 0;
-    *left = heap->cache.room - 2 * cache_span(word);
+    if ((word & WORD_LOW_MASK & ~(CACHE_SPAN_LIMIT - TLSF_ALIGN + CACHE_PREV_FREE)) != 0) return 0;
+    *left = heap->cache.room - 2 * span;
     return (ptrdiff_t)*left >= 0;
 #else
     (void)heap;
     (void)word;
+    (void)span;
     (void)left;
     return 0;
 #endif
 }
 
-static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, size_t left) {
+static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, size_t span,
+                                          size_t left) {
 #if TLSF_CACHE
-    void **top = (void **)(void *)((char *)heap->cache.top + cache_span(word) / (TLSF_ALIGN / sizeof(void *)));
+    void **top = &heap->cache.top[span >> TLSF_ALIGN_LOG2];
     heap->cache.room = left;
     *slot_cache_link(ptr) = *top;
     *top = ptr;
@@ -129,6 +140,7 @@ static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, s
     (void)heap;
     (void)ptr;
     (void)word;
+    (void)span;
     (void)left;
 #endif
 }
