@@ -276,10 +276,22 @@
 #else
 #define TLSF_HEADER_BYTES (2 * TLSF_WORD_BYTES_)
 #endif
+/* Whether a block in the front cache carries a mark in its size word (BLOCK_CACHED): with
+ * the misuse checks, which tell a double free of a cached block by it. Without them
+ * nothing on the fast paths needs it, so it is left out (a pop then writes no header, a
+ * push one word fewer), and the end sentinel of each pool records the heap instead, one
+ * word more per pool, so that tlsf_walk_pool can find the cached blocks. */
+#if TLSF_CACHE && TLSF_CHECKS == 0
+#define TLSF_CACHE_MARKS 0
+#define TLSF_SENTINEL_BYTES_ (TLSF_HEADER_BYTES + TLSF_WORD_BYTES_)
+#else
+#define TLSF_CACHE_MARKS 1
+#define TLSF_SENTINEL_BYTES_ TLSF_HEADER_BYTES
+#endif
 #define TLSF_ROUND_UP_(n, a) (((n) + (a)-1) / (a) * (a))
 #define TLSF_POOL_OVERHEAD_BYTES                                                                   \
     ((TLSF_ALIGN_BYTES_ - TLSF_HEADER_BYTES % TLSF_ALIGN_BYTES_) % TLSF_ALIGN_BYTES_ +             \
-     TLSF_HEADER_BYTES)
+     TLSF_SENTINEL_BYTES_)
 #define TLSF_MIN_SPAN_BYTES                                                                        \
     TLSF_ROUND_UP_(TLSF_HEADER_BYTES + 2 * TLSF_WORD_BYTES_, TLSF_ALIGN_BYTES_)
 #define TLSF_ROWS_ (TLSF_MAX_BLOCK_LOG2 - TLSF_SL_INDEX_LOG2 - TLSF_ALIGN_LOG2 + 1)

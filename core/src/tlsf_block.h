@@ -80,8 +80,9 @@ enum {
 /* Header bytes an allocated block costs: its header less the next block's prev_phys
  * word, which the block borrows for user data. */
 #define BLOCK_OVERHEAD (HEADER_SIZE - TLSF_WORD)
-/* The end sentinel needs its prev_phys and size words. */
-#define SENTINEL_SIZE HEADER_SIZE
+/* The end sentinel needs its prev_phys and size words, and without cache marks a word for
+ * the heap that owns the pool (TLSF_CACHE_MARKS, tlsf_config.h). */
+#define SENTINEL_SIZE ((size_t)TLSF_SENTINEL_BYTES_)
 /* A free block must hold its header and two list links. */
 #define MIN_SPAN ((HEADER_SIZE + 2 * TLSF_WORD + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1))
 
@@ -103,6 +104,11 @@ static inline TLSF_NO_ASAN block_t **slot_next_free(block_t *block) {
 }
 static inline TLSF_NO_ASAN block_t **slot_prev_free(block_t *block) {
     return (block_t **)metadata_word((char *)block + HEADER_SIZE + TLSF_WORD);
+}
+/* The heap that owns the pool of the end sentinel `sentinel` (only where cached blocks carry
+ * no mark: TLSF_CACHE_MARKS == 0, see SENTINEL_SIZE). */
+static inline TLSF_NO_ASAN tlsf_t *slot_pool_owner(block_t *sentinel) {
+    return (tlsf_t *)metadata_word((char *)sentinel + HEADER_SIZE);
 }
 /* The front cache's link in a cached block, addressed by its user pointer `ptr` (the same
  * word as its next_free slot): the user pointer of the block below it on its stack. */

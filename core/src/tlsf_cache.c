@@ -23,13 +23,25 @@ TLSF_NO_ASAN int tlsf_cache_drain(tlsf_t heap) {
             block_t *block = block_from_ptr(ptr);
             void *below = *slot_cache_link(ptr); /* read before the release links the block */
             size_t word = *slot_size(block) & ~BLOCK_CACHED; /* in use again */
-            block_set_exempt_flags(block, word);
+            if (TLSF_CACHE_MARKS) block_set_exempt_flags(block, word);
             tlsf_release_block(heap, ptr, word);
             ptr = below;
         }
     }
     heap->cache.room = heap->cache.limit;
     return 1;
+}
+
+TLSF_NO_ASAN void tlsf_cache_mark(tlsf_t heap, int on) {
+    unsigned index;
+    for (index = 0; index < CACHE_CLASSES; ++index) {
+        void *ptr;
+        for (ptr = heap->cache.top[index]; ptr != NULL; ptr = *slot_cache_link(ptr)) {
+            block_t *block = block_from_ptr(ptr);
+            size_t word = *slot_size(block) & ~BLOCK_CACHED;
+            block_set_exempt_flags(block, on ? word | BLOCK_CACHED : word);
+        }
+    }
 }
 
 /* The cache's invariants (tlsf_cache.h); returns the number that fail. Linear in the
@@ -46,7 +58,7 @@ TLSF_NO_ASAN int tlsf_cache_check(tlsf_t heap) {
             size_t word = *slot_size(block);
             if (allowed-- == 0) return errors + 1;
             errors += !block_header_intact(heap, block);
-            errors += (word & (BLOCK_CACHED | BLOCK_FREE | BLOCK_ALIGNED)) != BLOCK_CACHED;
+            errors += (word & (BLOCK_CACHED | BLOCK_FREE | BLOCK_ALIGNED)) != CACHE_MARK;
             errors += word_span_any(word) != ((size_t)index << TLSF_ALIGN_LOG2);
             bytes += 2 * word_span_any(word); /* its charge */
         }

@@ -39,6 +39,10 @@
 
 #include "tlsf_heap.h"
 
+/* What a cached block's size word carries besides its span and BLOCK_PREV_FREE: the mark,
+ * or nothing where cached blocks carry none (TLSF_CACHE_MARKS, tlsf_config.h). */
+#define CACHE_MARK (TLSF_CACHE_MARKS ? BLOCK_CACHED : 0)
+
 /* Spans below this are cached (the exact classes). */
 #define CACHE_SPAN_LIMIT ((size_t)CACHE_CLASSES << TLSF_ALIGN_LOG2)
 
@@ -80,11 +84,11 @@ static inline TLSF_NO_ASAN void *cache_take(tlsf_t heap, size_t bytes, size_t *s
     top = &heap->cache.top[index];
     ptr = *top;
     if (ptr == NULL) return NULL;
+    *top = *slot_cache_link(ptr);
     *span = index << TLSF_ALIGN_LOG2;
     heap->cache.room += 2 * *span; /* the block's charge */
-    *top = *slot_cache_link(ptr);
     block = block_from_ptr(ptr);
-    block_set_exempt_flags(block, *slot_size(block) & ~BLOCK_CACHED);
+    if (TLSF_CACHE_MARKS) block_set_exempt_flags(block, *slot_size(block) & ~BLOCK_CACHED);
     return ptr;
 #else
     (void)heap;
@@ -135,7 +139,7 @@ static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, s
     heap->cache.room = left;
     *slot_cache_link(ptr) = *top;
     *top = ptr;
-    block_set_exempt_flags(block_from_ptr(ptr), word | BLOCK_CACHED);
+    if (TLSF_CACHE_MARKS) block_set_exempt_flags(block_from_ptr(ptr), word | BLOCK_CACHED);
 #else
     (void)heap;
     (void)ptr;
@@ -144,6 +148,12 @@ static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, s
     (void)left;
 #endif
 }
+
+/* Set (on != 0) or clear BLOCK_CACHED on every cached block, for a walk where cached blocks
+ * carry no mark (TLSF_CACHE_MARKS == 0; defined in tlsf_cache.c). Linear in the number of
+ * cached blocks, which the budget bounds. */
+#define tlsf_cache_mark TLSF_ABI_NAME(tlsf_cache_mark)
+TLSF_NO_ASAN void tlsf_cache_mark(tlsf_t heap, int on);
 
 /* The failure path's second chance: drain the cache if it holds anything. */
 static inline TLSF_NO_ASAN int cache_drain(tlsf_t heap) {

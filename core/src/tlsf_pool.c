@@ -80,6 +80,9 @@ TLSF_NO_ASAN pool_t tlsf_add_pool(tlsf_t heap, void *mem, size_t bytes) {
     *slot_prev_phys(sentinel) = block;
     *slot_prev_phys(block) = sentinel;
     block_set_word(heap, sentinel, BLOCK_PREV_FREE);
+#if TLSF_CACHE && !TLSF_CACHE_MARKS
+    *slot_pool_owner(sentinel) = heap;
+#endif
     tlsf_insert_free_block(heap, block, span);
     heap->pool_bytes += span;
     heap->pool_count++;
@@ -122,6 +125,11 @@ TLSF_NO_ASAN void tlsf_walk_pool(pool_t pool, tlsf_walker walker, void *user) {
     if (pool == NULL || walker == NULL) return;
     block = pool_first_block(pool);
     sentinel = pool_sentinel(block);
+#if TLSF_CACHE && !TLSF_CACHE_MARKS
+    /* Cached blocks carry no mark: they get one for the walk (the owner is recorded where
+     * the sentinel is, which the pool's first block records). */
+    tlsf_cache_mark(*slot_pool_owner(sentinel), 1);
+#endif
     while (block != sentinel) {
         size_t word = *slot_size(block);
         size_t span = word_span_any(word);
@@ -132,6 +140,9 @@ TLSF_NO_ASAN void tlsf_walk_pool(pool_t pool, tlsf_walker walker, void *user) {
             walker(block_to_ptr(block), block_usable(word), 1, user);
         block = block_at(block, span);
     }
+#if TLSF_CACHE && !TLSF_CACHE_MARKS
+    tlsf_cache_mark(*slot_pool_owner(sentinel), 0);
+#endif
 }
 
 TLSF_NO_ASAN int tlsf_check_pool(pool_t pool) {
