@@ -89,6 +89,19 @@ static inline TLSF_NO_ASAN int find_class_or_drain(tlsf_t heap, unsigned *slot) 
 #define TLSF_LIST_PATH inline
 #endif
 
+/*
+ * The merging of a freed block (block_release) has two callers with the cache: free's list
+ * path and the cache's drain. Inline in each, free's list path is one function that saves
+ * its registers once (and its worst case pays no second call); the price is a second copy
+ * of the merging code, so where code size comes first (TLSF_SMALL_CODE) it stays one
+ * function.
+ */
+#if (defined(__GNUC__) || defined(__clang__)) && !TLSF_SMALL_CODE
+#define TLSF_MERGE_PATH inline __attribute__((always_inline))
+#else
+#define TLSF_MERGE_PATH TLSF_LIST_PATH
+#endif
+
 /* malloc from the lists: a block of the request's class or of the first non-empty class
  * above it; a larger block is split. */
 static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, size_t bytes) {
@@ -253,7 +266,7 @@ static inline TLSF_NO_ASAN void publish_free(tlsf_t heap, block_t *block, size_t
  * have it: with the cache this is a separate function, and free's push then computes no
  * header address.)
  */
-static TLSF_LIST_PATH TLSF_NO_ASAN void block_release(tlsf_t heap, void *ptr, size_t word) {
+static TLSF_MERGE_PATH TLSF_NO_ASAN void block_release(tlsf_t heap, void *ptr, size_t word) {
     block_t *block = block_from_ptr(ptr);
     size_t span = word_span(word);
     block_t *next = block_at(block, span);
@@ -313,10 +326,17 @@ static inline TLSF_NO_ASAN void block_given_back(tlsf_t heap, void *ptr, size_t 
     stats_on_free(heap, span);
 }
 
+/* free's list path: the checks the cache's mask let wait, the statistics, the merge. */
+static TLSF_LIST_PATH TLSF_NO_ASAN void free_to_lists(tlsf_t heap, void *ptr, size_t word) {
+    if (!free_check_word(heap, ptr, word) || !block_check_prev(heap, ptr, word)) return;
+    block_given_back(heap, ptr, word, word_span(word));
+    block_release(heap, ptr, word);
+}
+
 TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
     block_t *block;
     size_t word, span, left;
-    if (ptr == NULL || !heap_usable(heap) || !block_check_in_use(heap, ptr)) return;
+    if (ptr == NULL || !heap_usable(heap) || !free_check_pointer(heap, ptr)) return;
     block = block_from_ptr(ptr);
     word = *slot_size(block);
     span = cache_span(word);
@@ -325,9 +345,7 @@ TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
         cache_put(heap, ptr, word, span, left);
         return;
     }
-    if (!block_check_prev(heap, ptr, word)) return;
-    block_given_back(heap, ptr, word, word_span(word));
-    block_release(heap, ptr, word);
+    free_to_lists(heap, ptr, word);
 }
 
 /* ---- Reallocation ---- */

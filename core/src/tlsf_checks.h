@@ -65,6 +65,39 @@ static inline TLSF_NO_ASAN int block_check_in_use(tlsf_t heap, const void *ptr) 
     return 0;
 }
 
+/*
+ * free's version of block_check_in_use, in two steps around the front cache's push. With
+ * TLSF_CHECKS == 1 the double-free test reads nothing but the size word, which free reads
+ * anyway, and cache_takes refuses every word with a BLOCK_GIVEN_BACK bit (its mask holds
+ * them), so the test can wait until the block is found not to be cacheable: a push pays
+ * for no test of its own, and the other paths pay the same tests in another order. With
+ * sealed headers (TLSF_CHECKS >= 2) the header must be vouched for before its word is
+ * trusted, so every check comes first. Each returns 1 if free may go on; otherwise the
+ * handler hears why and 0 is returned.
+ */
+static inline TLSF_NO_ASAN int free_check_pointer(tlsf_t heap, const void *ptr) {
+#if TLSF_CHECKS == 1 && TLSF_CACHE
+    if (((uintptr_t)ptr & (TLSF_ALIGN - 1)) == 0) return 1;
+    tlsf_report(heap, TLSF_ERROR_BAD_POINTER, ptr);
+    return 0;
+#else
+    return block_check_in_use(heap, ptr);
+#endif
+}
+
+static inline TLSF_NO_ASAN int free_check_word(tlsf_t heap, const void *ptr, size_t word) {
+#if TLSF_CHECKS == 1 && TLSF_CACHE
+    if ((word & BLOCK_GIVEN_BACK) == 0) return 1;
+    tlsf_report(heap, TLSF_ERROR_DOUBLE_FREE, ptr);
+    return 0;
+#else
+    (void)heap;
+    (void)ptr;
+    (void)word;
+    return 1;
+#endif
+}
+
 /* Before free merges the block at `ptr` (size word `word`) with the free block before it
  * (TLSF_CHECKS >= 2): that block's header is sealed and its span leads here. BLOCK_PREV_FREE
  * is not sealed (tlsf_heap.h), so this is what vouches for it. 1 if so, or the handler hears
