@@ -96,22 +96,19 @@ static inline TLSF_NO_ASAN int find_class_or_drain(tlsf_t heap, unsigned *slot) 
  * of the merging code, so where code size comes first (TLSF_SMALL_CODE) it stays one
  * function.
  */
-#if (defined(__GNUC__) || defined(__clang__)) && !TLSF_SMALL_CODE
+#if (defined(__GNUC__) || defined(__clang__)) && TLSF_SPEED_OVER_SIZE
 #define TLSF_MERGE_PATH inline __attribute__((always_inline))
 #else
 #define TLSF_MERGE_PATH TLSF_LIST_PATH
 #endif
 
-/* malloc from the lists: a block of the request's class or of the first non-empty class
- * above it; a larger block is split. */
-static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, size_t bytes) {
-    unsigned slot, rest_slot;
-    size_t span, have, rest;
+/* The block malloc takes from the non-empty class of slot `slot` (find_class_or_drain) for
+ * a request of span `span`: the class's first block, split when larger. */
+static TLSF_ALWAYS_INLINE TLSF_NO_ASAN void *take_from_class(tlsf_t heap, size_t span,
+                                                             unsigned slot) {
+    unsigned rest_slot;
+    size_t have, rest;
     block_t *block;
-    /* The class first: for a request above MAX_REQUEST it is meaningless but harmless (the
-     * sum wraps in unsigned arithmetic), and the test below refuses it. */
-    span = class_round_up(request_last(bytes), &slot);
-    if (bytes > MAX_REQUEST || !find_class_or_drain(heap, &slot)) return alloc_failed(heap);
     block = *slot_next_free(slot_head(heap, slot));
     /* A free block's flags are only BLOCK_FREE: its neighbours are in use, and
      * BLOCK_ALIGNED is only ever set on blocks in use. */
@@ -147,14 +144,43 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, size_t b
     return block_hand_out(block);
 }
 
+/* malloc from the lists: a block of the request's class or of the first non-empty class
+ * above it; a larger block is split. */
+static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, size_t bytes) {
+    unsigned slot;
+    /* The class first: for a request above MAX_REQUEST it is meaningless but harmless (the
+     * sum wraps in unsigned arithmetic), and the test below refuses it. */
+    size_t span = class_round_up(request_last(bytes), &slot);
+    if (bytes > MAX_REQUEST || !find_class_or_drain(heap, &slot)) return alloc_failed(heap);
+    return take_from_class(heap, span, slot);
+}
+
+#if TLSF_CACHE && TLSF_SPEED_OVER_SIZE
+/* The same for a request of an exact class that missed the cache: cache_take computed its
+ * span, and the class's slot follows from it (cache_exact_slot), so the list path repeats
+ * neither the size test nor the class computation, and the cache adds to the worst malloc
+ * no more than its own tests. (A second copy of take_from_class: not where code size comes
+ * first.) */
+static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_exact_class(tlsf_t heap, size_t span) {
+    unsigned slot = cache_exact_slot(span);
+    if (!find_class_or_drain(heap, &slot)) return alloc_failed(heap);
+    return take_from_class(heap, span, slot);
+}
+#endif
+
 TLSF_NO_ASAN void *tlsf_malloc(tlsf_t heap, size_t bytes) {
     void *ptr;
     size_t span;
     if (!heap_usable(heap)) return alloc_failed(heap);
     ptr = cache_take(heap, bytes, &span);
-    if (ptr == NULL) return malloc_from_lists(heap, bytes);
-    stats_on_alloc(heap, span);
-    return block_hand_out(block_from_ptr(ptr));
+    if (ptr != NULL) {
+        stats_on_alloc(heap, span);
+        return block_hand_out(block_from_ptr(ptr));
+    }
+#if TLSF_CACHE && TLSF_SPEED_OVER_SIZE
+    if (span != 0) return malloc_exact_class(heap, span);
+#endif
+    return malloc_from_lists(heap, bytes);
 }
 
 TLSF_NO_ASAN void *tlsf_calloc(tlsf_t heap, size_t count, size_t size) {

@@ -78,12 +78,19 @@ static inline TLSF_NO_ASAN void *cache_take(tlsf_t heap, size_t bytes, size_t *s
     size_t index;
     void *ptr, **top;
     block_t *block;
+    *span = 0;
     if (bytes >= CACHE_SPAN_LIMIT - (BLOCK_OVERHEAD + TLSF_ALIGN - 1)) return NULL;
     index = (bytes + (BLOCK_OVERHEAD + TLSF_ALIGN - 1)) >> TLSF_ALIGN_LOG2;
     if (CACHE_TINY_REQUESTS && index < MIN_SPAN / TLSF_ALIGN) index = MIN_SPAN / TLSF_ALIGN;
     top = &heap->cache.top[index];
     ptr = *top;
-    if (ptr == NULL) return NULL;
+    if (ptr == NULL) {
+        /* Without CACHE_TINY_REQUESTS a tiny request's index is below the smallest block's:
+         * raised here, on the way to the lists only. */
+        if (index < MIN_SPAN / TLSF_ALIGN) index = MIN_SPAN / TLSF_ALIGN;
+        *span = index << TLSF_ALIGN_LOG2;
+        return NULL;
+    }
     *top = *slot_cache_link(ptr);
     *span = index << TLSF_ALIGN_LOG2;
     heap->cache.room += 2 * *span; /* the block's charge */
@@ -93,9 +100,15 @@ static inline TLSF_NO_ASAN void *cache_take(tlsf_t heap, size_t bytes, size_t *s
 #else
     (void)heap;
     (void)bytes;
-    (void)span;
+    *span = 0;
     return NULL;
 #endif
+}
+
+/* The slot of the exact class of span `span` (below CACHE_SPAN_LIMIT): rows 0 and 1 are one
+ * span per class, so the class is the span over TLSF_ALIGN. */
+static inline TLSF_NO_ASAN unsigned cache_exact_slot(size_t span) {
+    return (unsigned)(span >> TLSF_ALIGN_LOG2) + FIRST_SLOT;
 }
 
 #if TLSF_SEAL_IN_WORD

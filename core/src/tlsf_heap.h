@@ -125,6 +125,15 @@ struct tlsf_heap {
     block_t *heads[2 * LIST_COUNT + 1];
 };
 
+/* Whether speed comes before code size: not with TLSF_SMALL_CODE, nor where the compiler
+ * optimises for size (-Os). Where it does, a few list paths exist in two copies, each
+ * specialised for its caller. */
+#if TLSF_SMALL_CODE || defined(__OPTIMIZE_SIZE__)
+#define TLSF_SPEED_OVER_SIZE 0
+#else
+#define TLSF_SPEED_OVER_SIZE 1
+#endif
+
 /* The size of a head node's pair of link words, and the slot of class 0 (see "Slots"):
  * the first multiple of HEAD_BYTES at which a head node's link words fall inside heads. */
 #define HEAD_BYTES (2 * sizeof(block_t *))
