@@ -367,8 +367,11 @@ TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
     word = *slot_size(block);
     span = cache_span(word);
     if (cache_takes(heap, word, span, &left)) {
-        block_given_back(heap, ptr, word, span);
+        /* The tools first (a fill must not cover the link), the statistics last (fewer
+         * registers live across the push). */
+        memory_given_back(ptr, block_usable(word));
         cache_put(heap, ptr, word, span, left);
+        stats_on_free(heap, span);
         return;
     }
     free_to_lists(heap, ptr, word);
