@@ -144,6 +144,20 @@ static TLSF_ALWAYS_INLINE TLSF_NO_ASAN void *take_from_class(tlsf_t heap, size_t
     return block_hand_out(block);
 }
 
+/*
+ * free's list path (free_to_lists) is inline in tlsf_free, so that free's worst case pays
+ * no second call and saves its registers once: on a Cortex-M4 the worst free is then 4
+ * instructions above the cache-off one, not 7. Except with sealed headers (TLSF_CHECKS >=
+ * 2): their checks keep so many values live that an inline list path makes every push save
+ * registers too (workload 2 on x86-64, hosted default: 104.3 instructions per malloc+free
+ * instead of 95.0).
+ */
+#if TLSF_CHECKS >= 2
+#define TLSF_FREE_LIST_PATH TLSF_LIST_PATH
+#else
+#define TLSF_FREE_LIST_PATH TLSF_ALWAYS_INLINE
+#endif
+
 /* malloc from the lists: a block of the request's class or of the first non-empty class
  * above it; a larger block is split. */
 static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, size_t bytes) {
@@ -353,7 +367,7 @@ static inline TLSF_NO_ASAN void block_given_back(tlsf_t heap, void *ptr, size_t 
 }
 
 /* free's list path: the checks the cache's mask let wait, the statistics, the merge. */
-static TLSF_LIST_PATH TLSF_NO_ASAN void free_to_lists(tlsf_t heap, void *ptr, size_t word) {
+static TLSF_FREE_LIST_PATH TLSF_NO_ASAN void free_to_lists(tlsf_t heap, void *ptr, size_t word) {
     if (!free_check_word(heap, ptr, word) || !block_check_prev(heap, ptr, word)) return;
     block_given_back(heap, ptr, word, word_span(word));
     block_release(heap, ptr, word);
