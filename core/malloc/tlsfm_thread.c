@@ -68,8 +68,8 @@ const tlsf_lock_t tlsfm_global_lock = {global_mutex_lock, global_mutex_unlock, &
 #define BUDGET_WINDOW 64           /* big requests between two looks at the heap's mix */
 #define MIXED_SHARE 16             /* one big request in this many or more: a mixed heap */
 #define PLAIN_SHARE 64             /* fewer than one in this many: a mixed heap is plain again */
-#define PLAIN_BUDGET ((size_t)128 << 10) /* half the core's hosted default: one per thread */
-#define MIXED_BUDGET ((size_t)32 << 10)
+#define PLAIN_BUDGET ((size_t)256 << 10) /* half the core's hosted default: one per thread */
+#define MIXED_BUDGET ((size_t)64 << 10)
 
 /*
  * The calling thread's heap and what its fast paths test, in one thread-local record:
@@ -443,18 +443,19 @@ static inline void *heap_block(thread_heap_t *heap, size_t bytes, size_t align) 
  * requests are mixed keeps a smaller cache: every BUDGET_WINDOW requests of at least
  * BIG_REQUEST bytes (they bypass the one-compare gate, see thread_state_t), the heap
  * compares their count with all its allocations since the last look (the core's
- * statistics): one in MIXED_SHARE (16) or more sets the budget to MIXED_BUDGET (32 KiB),
- * fewer than one in PLAIN_SHARE (64) sets PLAIN_BUDGET (128 KiB, half the core's hosted
+ * statistics): one in MIXED_SHARE (16) or more sets the budget to MIXED_BUDGET (64 KiB),
+ * fewer than one in PLAIN_SHARE (64) sets PLAIN_BUDGET (256 KiB, half the core's hosted
  * default: there is one per thread), and in between it stays (so a heap near a threshold does not
  * flip, and flush, at every look). A heap with no big request keeps the budget it has. Lowering the
  * budget flushes the cache (bounded, tlsf.h), at most once per window.
  *
  * Measured (2 threads; instructions by callgrind, anonymous memory at the fullest moment
  * from bench/host/threads_bench.c, both against glibc): larson-like heaps (no request over
- * 1 KiB) keep 128 KiB, 108.0 M instructions against 101.6 M; alloc-test-like heaps (13% of
- * requests of 1 KiB or more) go to 32 KiB, 4,252-4,256 KiB against 4,292-4,296 and 125.2 M
- * instructions against 131.0 M (with 64 KiB: 4,364 KiB, 115.3 M). (The constants are at
- * the top; the core charges each cached block its span plus the smallest span.)
+ * 1 KiB) keep 256 KiB, 104.8 M instructions against 101.5 M; alloc-test-like heaps (13% of
+ * requests of 1 KiB or more) go to 64 KiB, 3,680-3,684 KiB against 3,604-3,608 and 117.0 M
+ * instructions against 131.0 M (with 32 KiB: 3,676 KiB, 131.1 M). (The constants are at
+ * the top; the core charges each cached block twice its span, so a budget holds at most
+ * half of it in blocks.)
  */
 
 __attribute__((noinline)) static void adapt_cache_budget(thread_heap_t *heap) {
