@@ -107,38 +107,38 @@
     X("Os", "checks2",   "init",                     153)                               \
     X("Os", "checks2",   "size:init+malloc+free",   1156)                               \
     X("Os", "checks2",   "size:core",               3454)                               \
-    X("O2", "cache",     "malloc",                   110)                               \
-    X("O2", "cache",     "free",                     111)                               \
+    X("O2", "cache",     "malloc",                   105)                               \
+    X("O2", "cache",     "free",                     104)                               \
     X("O2", "cache",     "memalign",                 188)                               \
-    X("O2", "cache",     "realloc-nocopy",           366)                               \
+    X("O2", "cache",     "realloc-nocopy",           357)                               \
     X("O2", "cache",     "init",                     237)                               \
-    X("O2", "cache",     "malloc-drain",            2894)                               \
-    X("O2", "cache",     "size:init+malloc+free",   1404)                               \
-    X("O2", "cache",     "size:core",               4582)                               \
+    X("O2", "cache",     "malloc-drain",            2862)                               \
+    X("O2", "cache",     "size:init+malloc+free",   2252)                               \
+    X("O2", "cache",     "size:core",               5446)                               \
     X("Os", "cache",     "malloc",                   156)                               \
-    X("Os", "cache",     "free",                     152)                               \
+    X("Os", "cache",     "free",                     138)                               \
     X("Os", "cache",     "memalign",                 248)                               \
-    X("Os", "cache",     "realloc-nocopy",           484)                               \
+    X("Os", "cache",     "realloc-nocopy",           474)                               \
     X("Os", "cache",     "init",                     242)                               \
     X("Os", "cache",     "malloc-drain",            3672)                               \
-    X("Os", "cache",     "size:init+malloc+free",   1184)                               \
-    X("Os", "cache",     "size:core",               3592)                               \
-    X("O2", "leancache", "malloc",                   100)                               \
-    X("O2", "leancache", "free",                      94)                               \
+    X("Os", "cache",     "size:init+malloc+free",   1170)                               \
+    X("Os", "cache",     "size:core",               3618)                               \
+    X("O2", "leancache", "malloc",                    95)                               \
+    X("O2", "leancache", "free",                      89)                               \
     X("O2", "leancache", "memalign",                 177)                               \
     X("O2", "leancache", "realloc-nocopy",           333)                               \
-    X("O2", "leancache", "init",                     222)                               \
-    X("O2", "leancache", "malloc-drain",            2855)                               \
-    X("O2", "leancache", "size:init+malloc+free",   1270)                               \
-    X("O2", "leancache", "size:core",               4398)                               \
+    X("O2", "leancache", "init",                     223)                               \
+    X("O2", "leancache", "malloc-drain",            2791)                               \
+    X("O2", "leancache", "size:init+malloc+free",   2070)                               \
+    X("O2", "leancache", "size:core",               5176)                               \
     X("Os", "leancache", "malloc",                   146)                               \
-    X("Os", "leancache", "free",                     127)                               \
+    X("Os", "leancache", "free",                     120)                               \
     X("Os", "leancache", "memalign",                 241)                               \
-    X("Os", "leancache", "realloc-nocopy",           437)                               \
+    X("Os", "leancache", "realloc-nocopy",           435)                               \
     X("Os", "leancache", "init",                     227)                               \
-    X("Os", "leancache", "malloc-drain",            3629)                               \
-    X("Os", "leancache", "size:init+malloc+free",   1032)                               \
-    X("Os", "leancache", "size:core",               3336)
+    X("Os", "leancache", "malloc-drain",            3597)                               \
+    X("Os", "leancache", "size:init+malloc+free",   1002)                               \
+    X("Os", "leancache", "size:core",               3364)
 /* clang-format on */
 
 /*
@@ -235,48 +235,48 @@
     X("Os", "checks2",         "static:memalign",          270)                         \
     X("Os", "checks2",         "static:create",             80)                         \
     X("Os", "checks2",         "static:add_pool",           73)                         \
-    X("O2", "cache",           "static:malloc",           3399)                         \
-    X("O2", "cache",           "static-cycles:malloc",    5182)                         \
-    X("O2", "cache",           "static:free",              111)                         \
-    X("O2", "cache",           "static-cycles:free",       156)                         \
-    X("O2", "cache",           "static:realloc",          3663)                         \
-    X("O2", "cache",           "static:memalign",         3480)                         \
+    X("O2", "cache",           "static:malloc",           3362)                         \
+    X("O2", "cache",           "static-cycles:malloc",    5047)                         \
+    X("O2", "cache",           "static:free",              107)                         \
+    X("O2", "cache",           "static-cycles:free",       151)                         \
+    X("O2", "cache",           "static:realloc",          3621)                         \
+    X("O2", "cache",           "static:memalign",         3448)                         \
     X("O2", "cache",           "static:create",            180)                         \
     X("O2", "cache",           "static:add_pool",           57)                         \
     X("Os", "cache",           "static:malloc",           4263)                         \
     X("Os", "cache",           "static-cycles:malloc",    7512)                         \
-    X("Os", "cache",           "static:free",              161)                         \
-    X("Os", "cache",           "static-cycles:free",       280)                         \
-    X("Os", "cache",           "static:realloc",          4618)                         \
+    X("Os", "cache",           "static:free",              141)                         \
+    X("Os", "cache",           "static-cycles:free",       241)                         \
+    X("Os", "cache",           "static:realloc",          4598)                         \
     X("Os", "cache",           "static:memalign",         4355)                         \
     X("Os", "cache",           "static:create",            179)                         \
     X("Os", "cache",           "static:add_pool",           63)                         \
-    X("O2", "leancache",       "static:malloc",           3357)                         \
-    X("O2", "leancache",       "static-cycles:malloc",    5137)                         \
-    X("O2", "leancache",       "static:free",               94)                         \
-    X("O2", "leancache",       "static-cycles:free",       133)                         \
-    X("O2", "leancache",       "static:realloc",          3599)                         \
-    X("O2", "leancache",       "static:memalign",         3437)                         \
+    X("O2", "leancache",       "static:malloc",           3288)                         \
+    X("O2", "leancache",       "static-cycles:malloc",    4970)                         \
+    X("O2", "leancache",       "static:free",               92)                         \
+    X("O2", "leancache",       "static-cycles:free",       130)                         \
+    X("O2", "leancache",       "static:realloc",          3533)                         \
+    X("O2", "leancache",       "static:memalign",         3373)                         \
     X("O2", "leancache",       "static:create",            165)                         \
-    X("O2", "leancache",       "static:add_pool",           57)                         \
-    X("Os", "leancache",       "static:malloc",           4221)                         \
-    X("Os", "leancache",       "static-cycles:malloc",    7462)                         \
-    X("Os", "leancache",       "static:free",              127)                         \
-    X("Os", "leancache",       "static-cycles:free",       217)                         \
-    X("Os", "leancache",       "static:realloc",          4522)                         \
-    X("Os", "leancache",       "static:memalign",         4316)                         \
+    X("O2", "leancache",       "static:add_pool",           58)                         \
+    X("Os", "leancache",       "static:malloc",           4189)                         \
+    X("Os", "leancache",       "static-cycles:malloc",    7430)                         \
+    X("Os", "leancache",       "static:free",              123)                         \
+    X("Os", "leancache",       "static-cycles:free",       211)                         \
+    X("Os", "leancache",       "static:realloc",          4486)                         \
+    X("Os", "leancache",       "static:memalign",         4284)                         \
     X("Os", "leancache",       "static:create",            164)                         \
     X("Os", "leancache",       "static:add_pool",           63)                         \
     X("O2", "chess-tlsf",      "static:new",               118)                         \
     X("O2", "chess-tlsf",      "static-cycles:new",        184)                         \
-    X("O2", "chess-tlsf",      "static:delete",            110)                         \
-    X("O2", "chess-tlsf",      "static-cycles:delete",     162)                         \
-    X("O2", "chess-tlsf",      "static:delete-sized",      110)                         \
+    X("O2", "chess-tlsf",      "static:delete",            109)                         \
+    X("O2", "chess-tlsf",      "static-cycles:delete",     161)                         \
+    X("O2", "chess-tlsf",      "static:delete-sized",      109)                         \
     X("O2", "chess-tlsf-lean", "static:new",               106)                         \
     X("O2", "chess-tlsf-lean", "static-cycles:new",        172)                         \
-    X("O2", "chess-tlsf-lean", "static:delete",             96)                         \
-    X("O2", "chess-tlsf-lean", "static-cycles:delete",     145)                         \
-    X("O2", "chess-tlsf-lean", "static:delete-sized",       96)                         \
+    X("O2", "chess-tlsf-lean", "static:delete",             95)                         \
+    X("O2", "chess-tlsf-lean", "static-cycles:delete",     144)                         \
+    X("O2", "chess-tlsf-lean", "static:delete-sized",       95)                         \
     X("O2", "demo-full",       "static:new",               130)                         \
     X("O2", "demo-full",       "static-cycles:new",        215)                         \
     X("O2", "demo-full",       "static:delete",            116)                         \
