@@ -301,7 +301,8 @@ size_t tlsf_align_size(void);
 size_t tlsf_block_size_min(void);
 /* tlsf_block_size_max: the size every block, and a pool's usable part, stays below. */
 size_t tlsf_block_size_max(void);
-/* tlsf_pool_overhead: bytes of a pool outside its blocks (start padding, end sentinel). */
+/* tlsf_pool_overhead: bytes of a pool outside its blocks (start padding, end sentinel; one
+ * word more with the cache and without the checks, see TLSF_CACHE_MARKS). */
 size_t tlsf_pool_overhead(void);
 /* tlsf_alloc_overhead: bytes of header per allocated block (one machine word; more with
  * TLSF_CHECKS >= 2). A block's span is its usable size plus this. */
@@ -311,8 +312,11 @@ size_t tlsf_alloc_overhead(void);
 
 /*
  * tlsf_walk_pool: call `walker(ptr, usable_size, used, user)` for each block of the pool
- * in address order. A NULL walker does nothing. Linear in the pool's block count; not for
- * real-time paths.
+ * in address order; a block in the front cache is reported free (used 0). A NULL walker
+ * does nothing. The walker must not allocate from or free into the heap. Linear in the
+ * pool's block count plus, without the checks (TLSF_CHECKS 0, where cached blocks carry no
+ * mark and the walk marks them for its duration), twice the number of cached blocks; not
+ * for real-time paths.
  */
 void tlsf_walk_pool(pool_t pool, tlsf_walker walker, void *user);
 
@@ -357,9 +361,8 @@ size_t tlsf_largest_allocatable(tlsf_t tlsf);
  * with its free neighbours, as a free without the cache would have. Bounded: at most
  * TLSF_CACHE_BYTES / (2 * smallest block span) blocks, each an O(1) free, plus a pass over
  * the cached classes (2 << TLSF_SL_INDEX_LOG2 of them): the budget charges every cached
- * block its span plus one smallest block's span, so it bounds the number of blocks too. Nothing
- * without the cache; NULL is ignored. The statistics do not change (cached blocks already count as
- * free).
+ * block twice its span, so it bounds the number of blocks too. Nothing without the cache;
+ * NULL is ignored. The statistics do not change (cached blocks already count as free).
  */
 void tlsf_cache_flush(tlsf_t tlsf);
 

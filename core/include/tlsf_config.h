@@ -108,25 +108,26 @@
  * With TLSF_CACHE 1, a freed block of an exact size class (the classes below
  * 2 << (TLSF_SL_INDEX_LOG2 + TLSF_ALIGN_LOG2) bytes of span: 256 on 32-bit ARM, 1 KiB on
  * x86-64) goes onto a LIFO stack of its class instead of being merged, as long as the
- * cached blocks' charges stay within TLSF_CACHE_BYTES (a block's charge is its span plus
- * the smallest span, so the budget bounds their number too); malloc of that class pops it
- * back. Both are
- * O(1) and shorter than the list paths (a pop is about 20 instructions on Cortex-M4).
+ * cached blocks' charges stay within TLSF_CACHE_BYTES (a block's charge is twice its span,
+ * so the cache holds at most half the budget in blocks, and at most TLSF_CACHE_BYTES /
+ * (2 * the smallest span) of them); malloc of that class pops it back. Both are O(1) and
+ * much shorter than the list paths (on a Cortex-M4 a pop is 16 instructions and a push 15
+ * without the checks and statistics, 28 and 29 with them).
  * Cached blocks count as free in the statistics; they are given back to the lists by
  * tlsf_cache_flush, tlsf_remove_pool, tlsf_largest_allocatable and by a request the
  * lists cannot serve, which drains the cache (at most TLSF_CACHE_BYTES / (2 * the
- * smallest span) blocks, each an ordinary O(1) free) and searches once more, so a heap fails only
- * when it truly has no room. A cached block is never merged, so the budget is also the
- * most memory the cache can keep from coalescing.
- * Default: 1 on 64-bit targets with 256 KiB, 0 on 32-bit ones (1 KiB when switched on),
+ * smallest span) blocks, each an ordinary O(1) free) and searches once more, so a heap
+ * fails only when it truly has no room. A cached block is never merged, so half the budget
+ * is also the most memory the cache can keep from coalescing.
+ * Default: 1 on 64-bit targets with 512 KiB, 0 on 32-bit ones (1 KiB when switched on),
  * so that bare-metal builds keep every call at its list-path bound unless they choose
- * the cache; the CMake build switches it on for hosted targets. 256 KiB is about what
- * glibc's per-thread cache can hold of blocks up to 1 KiB (7 of each of its 64 sizes),
- * and it is where workload 2 (random sizes up to 1 KiB over 1,000 live blocks) stops
- * gaining: instructions per malloc+free, scripts/config-costs.sh with
- * -DTLSF_CACHE_BYTES=N, hosted default (level 2): 140.1 at 64 KiB (before the charge per
- * block), 98.6 at 256 KiB, 94.9 at 512 KiB. The price is the drain of a failing request: at most
- * 256 KiB / 64 = 4,096 list frees.
+ * the cache; the CMake build switches it on for hosted targets. 512 KiB holds up to 256 KiB
+ * of blocks, about what glibc's per-thread cache can hold of blocks up to 1 KiB (7 of each
+ * of its 64 sizes), and it is where workload 2 (random sizes up to 1 KiB over 1,000 live
+ * blocks) stops gaining: instructions per malloc+free under callgrind (scripts/callgrind.sh
+ * with -DTLSF_CACHE_BYTES=N), hosted default (checks level 2): 109.3 at 256 KiB, 95.0 at
+ * 512 KiB (glibc: 156.8). The price is the drain of a failing request: at most
+ * 512 KiB / 64 = 8,192 list frees.
  */
 #ifndef TLSF_CACHE
 #if TLSF_PTR_BITS == 64

@@ -10,29 +10,39 @@
  *
  * Invariants (checked by tlsf_check):
  *   - every block on stack i is a plain block (not memalign'd) of span i * TLSF_ALIGN
- *     (i < CACHE_CLASSES: the classes of rows 0 and 1, each one span wide), marked
- *     BLOCK_CACHED and not BLOCK_FREE: to its neighbours it is in use, so it is never
- *     merged while cached; the stacks below MIN_SPAN / TLSF_ALIGN are always empty;
+ *     (i < CACHE_CLASSES: the classes of rows 0 and 1, each one span wide), not BLOCK_FREE:
+ *     to its neighbours it is in use, so it is never merged while cached; it carries
+ *     BLOCK_CACHED where blocks carry a mark (TLSF_CACHE_MARKS: with the misuse checks;
+ *     without them a walk marks the cached blocks for its duration, tlsf_cache_mark); the
+ *     stacks below MIN_SPAN / TLSF_ALIGN are always empty;
  *   - a stack holds user pointers: cache.top[i] is the user pointer of the block on top,
  *     and each block's first user word (its next_free slot) that of the block below it,
  *     NULL at the bottom. (A pop then returns the top as it is, and a push stores the
  *     pointer free was given: neither computes a header address.)
  *   - cache.limit - cache.room is the sum of the cached blocks' charges, a charge being
- *     the block's span plus MIN_SPAN (so cache.room <= cache.limit: the budget is never
- *     exceeded), and cache.limit <= TLSF_CACHE_BYTES. The budget thus bounds both the
- *     bytes kept from merging (below it) and the number of cached blocks, which is what a
- *     drain costs: at most limit / (2 * MIN_SPAN), whatever their sizes;
+ *     twice the block's span (so cache.room <= cache.limit: the budget is never exceeded),
+ *     and cache.limit <= TLSF_CACHE_BYTES. The budget thus bounds both the bytes kept from
+ *     merging (at most half of it) and the number of cached blocks, which is what a drain
+ *     costs: at most limit / (2 * MIN_SPAN), whatever their sizes. (Twice the span rather
+ *     than the span plus MIN_SPAN, which bounds the same count: on a Cortex-M4 the charge
+ *     is then one shifted operand of the add or subtract that updates the room.)
  *   - the statistics count cached blocks as free; the tools (ASan, valgrind, the fill
  *     patterns) saw them freed.
+ *
+ * Which blocks a free caches: a plain block of an exact class whose size word has no flag
+ * set, where the word carries no seal (not free, not memalign'd, and its predecessor not
+ * free: such a block goes to the lists and merges, as TLSF would). The word is then the
+ * span itself, which spares the push a mask and a register. Where the seal shares the word
+ * (TLSF_SEAL_IN_WORD) the span must be masked out anyway, and a free predecessor is allowed.
  *
  * Why every operation is O(1) or bounded: a push or a pop touches one stack top, one
  * header and one link. A drain gives back at most cache.limit / (2 * MIN_SPAN) blocks (the
  * budget over the smallest charge), each with the O(1) merging of an ordinary free, plus one
  * pass over the CACHE_CLASSES stack tops.
  *
- * The door: tlsf_alloc.c calls cache_take at the top of malloc, cache_takes and cache_put
- * in free, and cache_drain when the lists cannot serve a request; it does not know this
- * layout.
+ * The door: tlsf_alloc.c calls cache_take at the top of malloc (and, on a miss of an exact
+ * class, cache_exact_slot for the lists), cache_span, cache_takes and cache_put in free,
+ * and cache_drain when the lists cannot serve a request; it does not know this layout.
  */
 #ifndef TLSF_CACHE_H
 #define TLSF_CACHE_H
@@ -68,10 +78,12 @@ TLSF_NO_ASAN int tlsf_cache_drain(tlsf_t heap);
 
 /*
  * malloc's first step: for a request of `bytes` whose class is cached, the user pointer of
- * the last cached block of that class, taken off its stack and marked in use again, with
- * its span in *span; otherwise NULL. The exact classes need no bit scan: a request's span
- * is its bytes plus the overhead rounded up to TLSF_ALIGN (at least MIN_SPAN), and the
- * class index is that span over TLSF_ALIGN; the size test comes first, so no sum wraps.
+ * the last cached block of that class, taken off its stack and in use again, with its span
+ * in *span. Otherwise NULL, with *span the span of the request's exact class if it has one
+ * (so that the lists need not compute it again: cache_exact_slot), or 0 if its class is
+ * above them. The exact classes need no bit scan: a request's span is its bytes plus the
+ * overhead rounded up to TLSF_ALIGN (at least MIN_SPAN), and the class index is that span
+ * over TLSF_ALIGN; the size test comes first, so no sum wraps.
  */
 static inline TLSF_NO_ASAN void *cache_take(tlsf_t heap, size_t bytes, size_t *span) {
 #if TLSF_CACHE
@@ -111,11 +123,17 @@ static inline TLSF_NO_ASAN unsigned cache_exact_slot(size_t span) {
     return (unsigned)(span >> TLSF_ALIGN_LOG2) + FIRST_SLOT;
 }
 
+/* The flag a cacheable size word may carry (see the top of this file): BLOCK_PREV_FREE
+ * only where the seal shares the word. */
 #if TLSF_SEAL_IN_WORD
 #define CACHE_PREV_FREE BLOCK_PREV_FREE
 #else
 #define CACHE_PREV_FREE 0
 #endif
+
+/* The span of size word `word` if cache_takes accepts it: the word itself where it carries
+ * no seal (no flag is set then), word_span where it does (which free's checks have
+ * computed already). */
 static inline TLSF_NO_ASAN size_t cache_span(size_t word) {
 #if TLSF_SEAL_IN_WORD
     return word_span(word);
@@ -124,13 +142,14 @@ static inline TLSF_NO_ASAN size_t cache_span(size_t word) {
 #endif
 }
 
-/* Does the cache take the block of size word `word` and span `span` now? A plain block of
- * an exact class: no bit of the word at or above CACHE_SPAN_LIMIT (the seal's aside), and
- * not BLOCK_ALIGNED, which one mask tests together; and room for its charge (span +
- * MIN_SPAN) in the budget. If so, *left is the room that remains after the charge, for
- * cache_put. The charge is subtracted first and the sign of the rest tested (room and
- * charges are far below half the address space): one subtraction serves the test and the
- * update. */
+/* Does the cache take the block of size word `word` and span `span` (cache_span) now? A
+ * plain block of an exact class, neither free nor cached: no bit of the word at or above
+ * CACHE_SPAN_LIMIT (the seal's aside; BLOCK_CACHED is one) and no flag (but
+ * CACHE_PREV_FREE), which one mask tests together - so free may test for a double free
+ * after this (free_check_word); and room for its charge (twice its span) in the budget. If
+ * so, *left is the room that remains after the charge, for cache_put. The charge is
+ * subtracted first and the sign of the rest tested (room and charges are far below half
+ * the address space): one subtraction serves the test and the update. */
 static inline TLSF_NO_ASAN int cache_takes(tlsf_t heap, size_t word, size_t span, size_t *left) {
 #if TLSF_CACHE
     if ((word & WORD_LOW_MASK & ~(CACHE_SPAN_LIMIT - TLSF_ALIGN + CACHE_PREV_FREE)) != 0) return 0;
@@ -145,6 +164,9 @@ static inline TLSF_NO_ASAN int cache_takes(tlsf_t heap, size_t word, size_t span
 #endif
 }
 
+/* free's shortcut: push the checked block with user pointer `ptr` (size word `word` as
+ * read, span `span`), which cache_takes accepted leaving `left` room, onto its class's
+ * stack. */
 static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, size_t span,
                                           size_t left) {
 #if TLSF_CACHE

@@ -206,3 +206,96 @@ TEST(Cache, AlignedBlocksAreNotCached) {
     EXPECT_EQ(h.Errors(), 0);
     tlsf_free(h, guard);
 }
+
+// A cached block is charged twice its span: a budget one byte short of that does not take
+// a block of a larger exact class, a budget of exactly that does. (Told apart by the
+// block's neighbour, which is never cached: freed after it, it merges with a block in
+// the lists and not with a cached one.)
+TEST(Cache, EachBlockIsChargedTwiceItsSpan) {
+    if (!TLSF_CACHE) GTEST_SKIP() << "TLSF_CACHE == 0";
+    for (const std::size_t extra : {std::size_t{1}, std::size_t{0}}) {
+        Heap h(kPool);
+        void *guard = tlsf_malloc(h, 2048);
+        void *p = tlsf_malloc(h, 4 * SmallRequest()); // an exact class above the smallest
+        void *after = tlsf_malloc(h, 2048);           // too large to be cached
+        ASSERT_TRUE(guard && p && after);
+        const std::size_t span = tlsf_block_size(p) + Word();
+        ASSERT_EQ(tlsf_cache_set_limit(h, 2 * span - extra), 2 * span - extra);
+        tlsf_free(h, p);
+        tlsf_free(h, after);
+        // Cached: guard, p, and after merged with the rest; in the lists: guard, and p,
+        // after and the rest merged.
+        EXPECT_EQ(Walk(h.pools()[0]).size(), extra ? 2u : 3u) << "budget 2 * span - " << extra;
+        EXPECT_EQ(h.Errors(), 0);
+        tlsf_free(h, guard);
+    }
+}
+
+// Where the size word carries no seal, a block whose predecessor is free goes to the lists
+// and merges with it (its word carries a flag, and a cacheable word is its span alone);
+// where the seal shares the word, it is cached.
+TEST(Cache, ABlockAfterAFreeBlockIsCachedOnlyWithTheSealInTheWord) {
+    if (!TLSF_CACHE) GTEST_SKIP() << "TLSF_CACHE == 0";
+    Heap h(kPool);
+    void *before = tlsf_malloc(h, 2048); // too large to be cached
+    void *p = tlsf_malloc(h, SmallRequest());
+    void *after = tlsf_malloc(h, 2048);
+    ASSERT_TRUE(before && p && after);
+    tlsf_free(h, before); // a free block in the lists, before p
+    tlsf_free(h, p);
+    // before and p merged, after, the rest; or before, p (cached), after, the rest.
+    EXPECT_EQ(Walk(h.pools()[0]).size(), TLSF_SEAL_IN_WORD ? 4u : 3u);
+    EXPECT_EQ(h.Errors(), 0);
+    tlsf_free(h, after);
+}
+
+// A request of an exact class that misses the cache takes a block of exactly that class
+// from the lists (the list path for such misses reuses the class the cache computed): the
+// span is the request plus the overhead rounded up to the alignment, at least the
+// smallest block's. With a zero budget every request misses. (Above the exact classes a
+// request is rounded up to its class, as without the cache.)
+TEST(Cache, AMissOfAnExactClassGetsABlockOfThatClass) {
+    if (!TLSF_CACHE) GTEST_SKIP() << "TLSF_CACHE == 0";
+    Heap h(kPool);
+    ASSERT_EQ(tlsf_cache_set_limit(h, 0), 0u);
+    const std::size_t min_span = tlsf_block_size_min() + Word();
+    const std::size_t exact_limit = std::size_t{2} << (TLSF_SL_INDEX_LOG2 + TLSF_ALIGN_LOG2);
+    for (std::size_t bytes = 0; AlignUp(bytes + Word(), Align()) < exact_limit; ++bytes) {
+        void *p = tlsf_malloc(h, bytes);
+        ASSERT_NE(p, nullptr) << bytes;
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % Align(), 0u) << bytes;
+        const std::size_t span = std::max(AlignUp(bytes + Word(), Align()), min_span);
+        EXPECT_EQ(tlsf_block_size(p), span - Word()) << bytes;
+        tlsf_free(h, p);
+    }
+    EXPECT_EQ(h.Errors(), 0);
+    EXPECT_EQ(Walk(h.pools()[0]).size(), 1u); // every block merged back
+}
+
+// A walk reports cached blocks free (without the checks, by marking them for its
+// duration) and leaves them as they were: the heap checks clean and the stacks hand the
+// blocks out again in LIFO order.
+TEST(Cache, AWalkLeavesCachedBlocksAsTheyWere) {
+    if (!TLSF_CACHE) GTEST_SKIP() << "TLSF_CACHE == 0";
+    Heap h(kPool);
+    void *a = tlsf_malloc(h, SmallRequest());
+    void *b = tlsf_malloc(h, SmallRequest());
+    void *c = tlsf_malloc(h, SmallRequest());
+    ASSERT_TRUE(a && b && c);
+    tlsf_free(h, a);
+    tlsf_free(h, b);
+    for (int i = 0; i < 2; ++i) {
+        std::vector<WalkedBlock> walk = Walk(h.pools()[0]);
+        ASSERT_EQ(walk.size(), 4u);
+        EXPECT_FALSE(walk[0].used);
+        EXPECT_FALSE(walk[1].used);
+        EXPECT_TRUE(walk[2].used);
+        EXPECT_EQ(h.Errors(), 0);
+    }
+    EXPECT_EQ(tlsf_malloc(h, SmallRequest()), b);
+    EXPECT_EQ(tlsf_malloc(h, SmallRequest()), a);
+    EXPECT_EQ(h.Errors(), 0);
+    tlsf_free(h, a);
+    tlsf_free(h, b);
+    tlsf_free(h, c);
+}
