@@ -91,7 +91,7 @@ TEST(Cache, CachedBlocksAreNotMergedUntilFlushed) {
     EXPECT_EQ(h.Errors(), 0);
 }
 
-// The budget is hard: each cached block is charged its span plus the smallest span, so a
+// The budget is hard: each cached block is charged twice its span, so a
 // budget of ten smallest spans has room for five smallest blocks; the sixth free goes to
 // the lists and merges with its free neighbours as without the cache.
 TEST(Cache, TheBudgetIsHard) {
