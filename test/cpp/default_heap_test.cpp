@@ -140,3 +140,36 @@ TEST(DefaultHeapThreads, MapsOnSeveralThreads) {
 }
 
 } // namespace
+
+// The default heap's std::mutex is skipped only while the process has a single thread
+// (the C library's flag, tlsf::detail::process_single_threaded). Once a thread has been
+// started the flag is down for good and the lock is taken: another thread cannot take
+// the mutex while this one holds the heap's lock, and can again once it is released.
+// (Whether the flag was up before cannot be asserted here: other tests start threads.)
+TEST(DefaultHeapThreads, TheMutexIsTakenOnceAThreadExists) {
+    std::thread([] {}).join();
+#ifdef TLSF_DETAIL_SINGLE_THREADED_FLAG
+    EXPECT_FALSE(tlsf::detail::process_single_threaded());
+#endif
+    tlsf::detail::default_heap_mutex &lock =
+        tlsf::detail::default_heap_storage_instance.state.mutex;
+    lock.lock();
+    EXPECT_TRUE(lock.held);
+    bool taken_by_other = true;
+    std::thread([&] {
+        taken_by_other = lock.mutex.try_lock();
+        if (taken_by_other) lock.mutex.unlock();
+    }).join();
+    EXPECT_FALSE(taken_by_other);
+    lock.unlock();
+    EXPECT_FALSE(lock.held);
+    std::thread([&] {
+        taken_by_other = lock.mutex.try_lock();
+        if (taken_by_other) lock.mutex.unlock();
+    }).join();
+    EXPECT_TRUE(taken_by_other);
+    // And the heap works through it.
+    tlsf::vector<int> v(100, 3);
+    EXPECT_EQ(v.back(), 3);
+    EXPECT_TRUE(tlsf::default_heap().check());
+}

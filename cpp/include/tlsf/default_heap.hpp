@@ -10,8 +10,9 @@
 //            (install_default_heap), and - on a system with an OS, when none of the first
 //            two is configured - pools from the OS added as it runs out
 //            (TLSF_DEFAULT_HEAP_GROW), so a program runs out only where libc would.
-//   lock     std::mutex (hosted), masked interrupts (Cortex-M), the program's own
-//            functions (RTOS), or none (bare metal).
+//   lock     std::mutex (hosted; not taken while the process has one thread), masked
+//            interrupts (Cortex-M), the program's own functions (RTOS), or none (bare
+//            metal).
 //
 // Lifetime: built on first use, by whichever code asks first - a static constructor in any
 // translation unit included - and never destroyed, so objects destroyed at exit can still
@@ -38,6 +39,12 @@
 
 #if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
 #include <mutex>
+#if defined(__has_include)
+#if __has_include(<sys/single_threaded.h>)
+#include <sys/single_threaded.h> // glibc 2.32 and later: __libc_single_threaded
+#define TLSF_DETAIL_SINGLE_THREADED_FLAG 1
+#endif
+#endif
 #endif
 
 #if TLSF_DEFAULT_HEAP_GROW
@@ -117,12 +124,46 @@ inline region os_pool_source(std::size_t needed, void *context) noexcept {
 }
 #endif
 
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
+// Whether the process has a single thread now, as the C library knows it (glibc's
+// __libc_single_threaded, false from the first pthread_create on); false where the
+// library does not say.
+inline bool process_single_threaded() noexcept {
+#ifdef TLSF_DETAIL_SINGLE_THREADED_FLAG
+    return __libc_single_threaded != 0;
+#else
+    return false;
+#endif
+}
+
+// The default heap's std::mutex, not taken while the process has a single thread: no
+// other thread can then be inside the heap, nor start before the call that skipped the
+// lock returns (only this thread could start it). glibc's malloc skips its own atomics the
+// same way. `held` says whether this lock took the mutex (it is written only under the
+// mutex), so the unlock matches the lock even if the C library's flag changes between.
+struct default_heap_mutex {
+    std::mutex mutex;
+    bool held = false;
+
+    void lock() noexcept {
+        if (process_single_threaded()) return;
+        mutex.lock();
+        held = true;
+    }
+    void unlock() noexcept {
+        if (!held) return;
+        held = false;
+        mutex.unlock();
+    }
+};
+#endif
+
 // Everything the default heap is made of, constant-initialised: it exists, with its lock
 // and pool source, before any constructor runs, so a static constructor in any
 // translation unit may allocate.
 struct default_heap_state {
 #if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
-    std::mutex mutex; // constexpr-constructible; before `instance`, which points at it
+    default_heap_mutex mutex; // constexpr-constructible; before `instance`, which points at it
 #endif
 #if TLSF_DEFAULT_HEAP_GROW
     std::size_t obtained = 0; // bytes from the OS so far (os_pool_source's context)

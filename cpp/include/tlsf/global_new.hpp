@@ -27,8 +27,10 @@
 // test, inline; every delete is the lock, tlsf_free and the unlock. With a
 // lock known at compile time (TLSF_LOCK_NONE, _STD_MUTEX, _INTERRUPTS) nothing is called
 // through a function pointer; on a Cortex-M4 with TLSF_LOCK_INTERRUPTS that is about 12
-// instructions in operator new and 9 in operator delete besides the core's own. First
-// use, growth, the new_handler loop, failure and over-alignment are out of line.
+// instructions in operator new and 9 in operator delete besides the core's own. The
+// std::mutex of hosted builds is not taken while the process has a single thread
+// (<tlsf/default_heap.hpp>). First use, growth, the new_handler loop, failure and
+// over-alignment are out of line.
 //
 // With TLSF_CPP_DEFAULT_HEAP_PER_THREAD=1 (<tlsf/config.hpp>, CMake target
 // tlsf::cpp_thread_heaps) the same functions use the calling thread's own heap instead
