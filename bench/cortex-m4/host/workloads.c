@@ -579,11 +579,11 @@ static void build_constructions(list_t *list, const tlsf_params_t *p) {
 /*
  * The front cache (TLSF_CACHE images only): a push, a hit, and the longest call there is,
  * a malloc that fails after draining a full cache. The drain gives back budget / (2 *
- * smallest span) blocks (each is charged twice its span, at least twice the smallest); each is placed between
- * two free blocks of the lists, so that every one of them merges with both neighbours: C0 F0 C1 F1
- * ... C(n-1) F(n-1) guard, the C blocks freed first (cached: they fill the budget exactly), then
- * the F blocks (the budget is full, so they go to the lists, and their neighbours are cached, so
- * they do not merge).
+ * smallest span) blocks (each is charged twice its span, at least twice the smallest); each
+ * is placed between two free blocks of the lists, so that every one of them merges with
+ * both neighbours: C0 F0 C1 F1 ... C(n-1) F(n-1) guard, the C blocks freed first (cached:
+ * they fill the budget exactly), then the F blocks (the budget is full, so they go to the
+ * lists, and their neighbours are cached, so they do not merge).
  */
 static void build_cache_constructions(list_t *list, const tlsf_params_t *p) {
     const uint32_t n = p->cache_bytes / (2 * MIN_SPAN); /* a block's charge: span + MIN_SPAN */
