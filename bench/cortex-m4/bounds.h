@@ -130,7 +130,7 @@
     X("O2", "leancache", "init",                     223)                               \
     X("O2", "leancache", "malloc-drain",            2791)                               \
     X("O2", "leancache", "size:init+malloc+free",   2070)                               \
-    X("O2", "leancache", "size:core",               5176)                               \
+    X("O2", "leancache", "size:core",               5206)                               \
     X("Os", "leancache", "malloc",                   146)                               \
     X("Os", "leancache", "free",                     120)                               \
     X("Os", "leancache", "memalign",                 241)                               \
@@ -138,7 +138,7 @@
     X("Os", "leancache", "init",                     227)                               \
     X("Os", "leancache", "malloc-drain",            3597)                               \
     X("Os", "leancache", "size:init+malloc+free",   1002)                               \
-    X("Os", "leancache", "size:core",               3364)
+    X("Os", "leancache", "size:core",               3374)
 /* clang-format on */
 
 /*

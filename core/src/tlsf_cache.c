@@ -32,13 +32,17 @@ TLSF_NO_ASAN int tlsf_cache_drain(tlsf_t heap) {
     return 1;
 }
 
+/* Bounded like the check: at most the budget's number of blocks, so that a damaged chain
+ * (a cycle) ends the marking rather than the walk that asked for it. */
 TLSF_NO_ASAN void tlsf_cache_mark(tlsf_t heap, int on) {
+    size_t allowed = heap->cache.limit / (2 * MIN_SPAN);
     unsigned index;
     for (index = 0; index < CACHE_CLASSES; ++index) {
         void *ptr;
         for (ptr = heap->cache.top[index]; ptr != NULL; ptr = *slot_cache_link(ptr)) {
             block_t *block = block_from_ptr(ptr);
             size_t word = *slot_size(block) & ~BLOCK_CACHED;
+            if (allowed-- == 0) return;
             block_set_exempt_flags(block, on ? word | BLOCK_CACHED : word);
         }
     }
