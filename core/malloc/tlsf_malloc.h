@@ -46,10 +46,11 @@ struct tlsfm_info {
                                  of threads that did not survive fork): not inspected */
     size_t cached_bytes;      /* freed large mappings kept for reuse (at most 64 MiB) */
     size_t cache_hits;        /* large requests served from that cache */
-    size_t cache_budget;      /* the calling thread's heap: its front-cache budget (bytes of
-                                 small freed blocks kept unmerged for reuse): 128 KiB (at
-                                 most TLSF_CACHE_BYTES), or 32 KiB while its requests are mixed
-                                 (1 in 16 or more of at least 1 KiB); 0 without a cache */
+    size_t cache_budget;      /* the calling thread's heap: its front-cache budget (each
+                                 small freed block kept unmerged for reuse is charged twice
+                                 its span): 256 KiB (at most TLSF_CACHE_BYTES), or 64 KiB
+                                 while its requests are mixed (1 in 16 or more of at least
+                                 1 KiB); 0 without a cache */
 };
 
 /* Fill *info (NULL is ignored). Takes the allocator's lock briefly. */
