@@ -145,6 +145,30 @@
 #endif
 
 /*
+ * TLSF_CACHE_DRAIN_STALE: whether a cache that no longer serves the program is drained
+ * before a failing request drains it. Without it the cache keeps what it holds until a
+ * request the lists cannot serve (or tlsf_cache_flush): after a burst of map nodes, a
+ * burst of list nodes finds the budget full of map nodes, cannot cache one node of its
+ * own, and is allocated in the gaps between the cached map nodes, which stay scattered
+ * over memory for good. With it, a request that misses its exact class and finds no room
+ * in the budget for a block of it drains the cache if the cache refused the last frees,
+ * as many in a row as there are cached classes, without a block cached or taken in
+ * between: a cache in use is pushed or popped far more often than that. This changes no
+ * bound (a malloc's worst case already includes a drain), and over time it costs at most
+ * one list free per cached block (each drained block was pushed by a free since the last
+ * drain); the fast paths do not change, a free the cache refuses pays three loads and
+ * stores to count. Default: 1 where the cache is on by default (64-bit targets), 0
+ * elsewhere, so that bare-metal builds see a drain only when they run out of memory.
+ */
+#ifndef TLSF_CACHE_DRAIN_STALE
+#if TLSF_PTR_BITS == 64
+#define TLSF_CACHE_DRAIN_STALE 1
+#else
+#define TLSF_CACHE_DRAIN_STALE 0
+#endif
+#endif
+
+/*
  * TLSF_USE_BUILTIN_BITSCAN: 1 uses the compiler's count-leading/trailing-zeros builtins
  * (one CLZ instruction on Cortex-M3/M4/M7, BSR/LZCNT on x86); 0 uses a portable,
  * branch-bounded fallback. Defaults to 1 with GCC and Clang.
@@ -300,7 +324,8 @@
  * and the list heads, and the heads. The bitmaps cover every class plus the slots the
  * words before the heads take (at most 34 bitmap words and the state, see FIRST_SLOT). */
 #define TLSF_STATE_WORDS_                                                                          \
-    (5 * TLSF_STATS + 4 + (TLSF_CHECKS >= 2) + TLSF_CACHE * ((2 << TLSF_SL_INDEX_LOG2) + 2))
+    (5 * TLSF_STATS + 4 + (TLSF_CHECKS >= 2) +                                                     \
+     TLSF_CACHE * ((2 << TLSF_SL_INDEX_LOG2) + 2 + 2 * TLSF_CACHE_DRAIN_STALE))
 #define TLSF_CLASS_WORDS_                                                                          \
     (((4 * 34 + TLSF_WORD_BYTES_ * TLSF_STATE_WORDS_) / (2 * TLSF_WORD_BYTES_) + 1 +               \
       (TLSF_ROWS_ << TLSF_SL_INDEX_LOG2) + 31) /                                                   \
@@ -312,8 +337,13 @@
                    TLSF_ALIGN_BYTES_)
 #define TLSF_HEAP_MIN_BYTES (TLSF_CONTROL_BYTES + TLSF_POOL_OVERHEAD_BYTES + TLSF_MIN_SPAN_BYTES)
 
-/* The cache's budget as it enters the tag: 0 when the cache is off. */
-#if TLSF_CACHE
+/* The cache's budget as it enters the tag: 0 when the cache is off, followed by an `s` with
+ * TLSF_CACHE_DRAIN_STALE (the control structure has two words more). */
+#define TLSF_PASTE_RAW_(a, b) a##b
+#define TLSF_PASTE_(a, b) TLSF_PASTE_RAW_(a, b)
+#if TLSF_CACHE && TLSF_CACHE_DRAIN_STALE
+#define TLSF_CACHE_TAG_ TLSF_PASTE_(TLSF_CACHE_BYTES, s)
+#elif TLSF_CACHE
 #define TLSF_CACHE_TAG_ TLSF_CACHE_BYTES
 #else
 #define TLSF_CACHE_TAG_ 0

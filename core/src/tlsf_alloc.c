@@ -165,6 +165,7 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, size_t b
     /* The class first: for a request above MAX_REQUEST it is meaningless but harmless (the
      * sum wraps in unsigned arithmetic), and the test below refuses it. */
     size_t span = class_round_up(request_last(bytes), &slot);
+    if (!TLSF_SPEED_OVER_SIZE && span < CACHE_SPAN_LIMIT) cache_note_miss(heap, span);
     if (bytes > MAX_REQUEST || !find_class_or_drain(heap, &slot)) return alloc_failed(heap);
     return take_from_class(heap, span, slot);
 }
@@ -177,6 +178,7 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, size_t b
  * first.) */
 static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_exact_class(tlsf_t heap, size_t span) {
     unsigned slot = cache_exact_slot(span);
+    cache_note_miss(heap, span);
     if (!find_class_or_drain(heap, &slot)) return alloc_failed(heap);
     return take_from_class(heap, span, slot);
 }
@@ -368,16 +370,15 @@ static inline TLSF_NO_ASAN void block_given_back(tlsf_t heap, void *ptr, size_t 
 /* free's list path: the checks the cache's mask let wait, the statistics, the merge. */
 static TLSF_FREE_LIST_PATH TLSF_NO_ASAN void free_to_lists(tlsf_t heap, void *ptr, size_t word) {
     if (!free_check_word(heap, ptr, word) || !block_check_prev(heap, ptr, word)) return;
+    cache_note_refusal(heap);
     block_given_back(heap, ptr, word, word_span(word));
     block_release(heap, ptr, word);
 }
 
 TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
-    block_t *block;
     size_t word, span, left;
     if (ptr == NULL || !heap_usable(heap) || !free_check_pointer(heap, ptr)) return;
-    block = block_from_ptr(ptr);
-    word = *slot_size(block);
+    word = *slot_size(block_from_ptr(ptr));
     span = cache_span(word);
     if (cache_takes(heap, word, span, &left)) {
         /* The tools first (a fill must not cover the link), the statistics last (fewer

@@ -142,6 +142,11 @@ static inline TLSF_NO_ASAN size_t cache_span(size_t word) {
 #endif
 }
 
+/* Is a block with size word `word` one the cache may hold (see cache_takes)? */
+static inline TLSF_NO_ASAN int cache_word_fits(size_t word) {
+    return (word & WORD_LOW_MASK & ~(CACHE_SPAN_LIMIT - TLSF_ALIGN + CACHE_PREV_FREE)) == 0;
+}
+
 /* Does the cache take the block of size word `word` and span `span` (cache_span) now? A
  * plain block of an exact class, neither free nor cached: no bit of the word at or above
  * CACHE_SPAN_LIMIT (the seal's aside; BLOCK_CACHED is one) and no flag (but
@@ -152,7 +157,7 @@ static inline TLSF_NO_ASAN size_t cache_span(size_t word) {
  * the address space): one subtraction serves the test and the update. */
 static inline TLSF_NO_ASAN int cache_takes(tlsf_t heap, size_t word, size_t span, size_t *left) {
 #if TLSF_CACHE
-    if ((word & WORD_LOW_MASK & ~(CACHE_SPAN_LIMIT - TLSF_ALIGN + CACHE_PREV_FREE)) != 0) return 0;
+    if (!cache_word_fits(word)) return 0;
     *left = heap->cache.room - 2 * span;
     return (ptrdiff_t)*left >= 0;
 #else
@@ -181,6 +186,53 @@ static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, s
     (void)word;
     (void)span;
     (void)left;
+#endif
+}
+
+/* How many frees in a row the cache must have refused, with no change of the cache in
+ * between, for a request that finds no room for its class to drain it
+ * (TLSF_CACHE_DRAIN_STALE): the number of cached classes, far more than a program that uses
+ * the cache refuses in a row between two pushes or pops (see cache_note_miss). */
+#define CACHE_STALE_FREES CACHE_CLASSES
+
+/* free's note of a block the cache did not take (TLSF_CACHE_DRAIN_STALE): counted while the
+ * room stays what it was at the last such free, so the count is of frees in a row with no
+ * block cached or taken in between (a pop and a push of equal charges in between go
+ * unseen; the drain they may cause is only early). Three loads and stores, on the list
+ * path only. */
+static inline TLSF_NO_ASAN void cache_note_refusal(tlsf_t heap) {
+#if TLSF_CACHE && TLSF_CACHE_DRAIN_STALE
+    size_t room = heap->cache.room;
+    if (room != heap->cache.idle_room) {
+        heap->cache.idle_room = room;
+        heap->cache.idle_frees = 0;
+    }
+    heap->cache.idle_frees++;
+#else
+    (void)heap;
+#endif
+}
+
+/*
+ * malloc's note of a request of span `span` (an exact class) that missed the cache
+ * (TLSF_CACHE_DRAIN_STALE). If the budget has no room for a block of its class (so a free
+ * of it would not be cached either), could hold one, and has not changed over the last
+ * CACHE_STALE_FREES frees, all of which it refused, the cache is drained: it holds blocks
+ * of sizes the program stopped asking for (the nodes of one container, when another's
+ * are allocated), which would otherwise keep the budget, and the memory around them
+ * scattered, for good. Bounded by the drain (tlsf_cache.c), which a malloc's bound
+ * already includes; a program that uses the cache pushes or pops between any few refused
+ * frees, which starts their count again. The fast paths pay nothing for it.
+ */
+static inline TLSF_NO_ASAN void cache_note_miss(tlsf_t heap, size_t span) {
+#if TLSF_CACHE && TLSF_CACHE_DRAIN_STALE
+    size_t room = heap->cache.room;
+    if (room >= 2 * span || 2 * span > heap->cache.limit) return;
+    if (room == heap->cache.idle_room && heap->cache.idle_frees >= CACHE_STALE_FREES)
+        tlsf_cache_drain(heap);
+#else
+    (void)heap;
+    (void)span;
 #endif
 }
 

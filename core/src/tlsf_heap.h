@@ -91,8 +91,12 @@ typedef char tlsf_check_max[(TLSF_MAX_BLOCK_LOG2 <= TLSF_PTR_BITS - 2) ? 1 : -1]
 #define CACHE_CLASSES (2u * SL_COUNT)
 struct tlsf_cache {
     void *top[CACHE_CLASSES]; /* the user pointer of each class's last cached block, or NULL */
-    size_t room;              /* limit minus the spans of all cached blocks */
+    size_t room;              /* limit minus the charges of all cached blocks */
     size_t limit;             /* the budget in force, at most TLSF_CACHE_BYTES */
+#if TLSF_CACHE_DRAIN_STALE
+    size_t idle_frees; /* frees in a row the cache did not take, ... */
+    size_t idle_room;  /* ... while its room stayed this (cache_note_refusal) */
+#endif
 };
 
 struct tlsf_heap {

@@ -158,6 +158,36 @@ TEST(Cache, AFailingRequestDrainsTheCacheAndSearchesAgain) {
     EXPECT_EQ(h.Errors(), 0);
 }
 
+// A cache that holds blocks of one size after the program moved on to another is drained
+// (TLSF_CACHE_DRAIN_STALE): when it has refused a free as many times in a row as there are
+// cached classes, without a push or a pop in between, a request of another class that finds
+// no room in the budget drains it, so that class can be cached and the memory around the
+// old blocks merges. One refused free fewer, or without TLSF_CACHE_DRAIN_STALE, the cache
+// keeps its blocks.
+TEST(Cache, AStaleCacheIsDrainedWhenAnotherClassFindsNoRoom) {
+    if (!TLSF_CACHE) GTEST_SKIP() << "TLSF_CACHE == 0";
+    const std::size_t stale_frees = std::size_t{2} << TLSF_SL_INDEX_LOG2; // the cached classes
+    const std::size_t small = SmallRequest(), large = SmallRequest() + Align();
+    const std::size_t large_span = AlignUp(large + Word(), Align());
+    for (std::size_t refused : {stale_frees - 1, stale_frees}) {
+        Heap h(kPool);
+        ASSERT_EQ(tlsf_cache_set_limit(h, 4 * 2 * large_span), 8 * large_span); // four blocks
+        std::vector<void *> blocks;
+        for (std::size_t i = 0; i < 4 + refused; ++i)
+            blocks.push_back(tlsf_malloc(h, large));
+        for (void *p : blocks)
+            tlsf_free(h, p);             // four cached, then `refused` frees merged with each other
+        void *p = tlsf_malloc(h, small); // the budget has no room for its class either
+        const bool drained = TLSF_CACHE_DRAIN_STALE && refused == stale_frees;
+        EXPECT_EQ(p, drained ? blocks[0] : blocks[4]) << refused;
+        // Drained: the small block, then all the rest merged; kept: the four cached blocks
+        // (free to the walk), the small block, the rest.
+        EXPECT_EQ(Walk(h.pools()[0]).size(), drained ? 2u : 6u) << refused;
+        tlsf_free(h, p);
+        EXPECT_EQ(h.Errors(), 0);
+    }
+}
+
 TEST(Cache, LargestAllocatableIsExactWithCachedBlocks) {
     if (!TLSF_CACHE) GTEST_SKIP() << "TLSF_CACHE == 0";
     Heap h(kPool);

@@ -862,6 +862,14 @@ static void op_check(input_t *in) {
         tlsf_cache_flush(M.heap);
         expect_no_error("tlsf_cache_flush");
     }
+    if (mode & 4) { /* a small budget: full often, so refused frees and drains are common */
+        size_t limit = (size_t)(mode >> 3) * 64u;
+        if (limit > TLSF_CACHE_BYTES) limit = TLSF_CACHE_BYTES;
+        if (tlsf_fuzz_verbose) fprintf(stderr, "  cache limit %zu\n", limit);
+        REQUIRE(tlsf_cache_set_limit(M.heap, limit) == (TLSF_CACHE ? limit : 0),
+                "tlsf_cache_set_limit: not the budget asked for", NULL, limit, 0);
+        expect_no_error("tlsf_cache_set_limit");
+    }
     full_check();
     if (mode & 1) {
         tlsf_stats_t s;
