@@ -370,9 +370,9 @@ static inline TLSF_NO_ASAN void block_given_back(tlsf_t heap, void *ptr, size_t 
 /* free's list path: the checks the cache's mask let wait, the statistics, the merge. */
 static TLSF_FREE_LIST_PATH TLSF_NO_ASAN void free_to_lists(tlsf_t heap, void *ptr, size_t word) {
     if (!free_check_word(heap, ptr, word) || !block_check_prev(heap, ptr, word)) return;
-    cache_note_refusal(heap);
     block_given_back(heap, ptr, word, word_span(word));
     block_release(heap, ptr, word);
+    cache_note_refusal(heap); /* last: nothing else is live then */
 }
 
 TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {

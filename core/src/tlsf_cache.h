@@ -189,17 +189,17 @@ static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, s
 #endif
 }
 
-/* How many frees in a row the cache must have refused, with no change of the cache in
- * between, for a request that finds no room for its class to drain it
- * (TLSF_CACHE_DRAIN_STALE): the number of cached classes, far more than a program that uses
- * the cache refuses in a row between two pushes or pops (see cache_note_miss). */
-#define CACHE_STALE_FREES CACHE_CLASSES
+/* The most blocks the budget can hold (each is charged at least 2 * MIN_SPAN): what a drain
+ * gives back at most. */
+static inline TLSF_NO_ASAN size_t cache_block_bound(tlsf_t heap) {
+    return heap->cache.limit / (2 * MIN_SPAN);
+}
 
 /* free's note of a block the cache did not take (TLSF_CACHE_DRAIN_STALE): counted while the
  * room stays what it was at the last such free, so the count is of frees in a row with no
  * block cached or taken in between (a pop and a push of equal charges in between go
- * unseen; the drain they may cause is only early). Three loads and stores, on the list
- * path only. */
+ * unseen; the drain they may cause is only early). A few loads and stores, on the list
+ * path only, after the merge, when nothing else is live. */
 static inline TLSF_NO_ASAN void cache_note_refusal(tlsf_t heap) {
 #if TLSF_CACHE && TLSF_CACHE_DRAIN_STALE
     size_t room = heap->cache.room;
@@ -217,18 +217,20 @@ static inline TLSF_NO_ASAN void cache_note_refusal(tlsf_t heap) {
  * malloc's note of a request of span `span` (an exact class) that missed the cache
  * (TLSF_CACHE_DRAIN_STALE). If the budget has no room for a block of its class (so a free
  * of it would not be cached either), could hold one, and has not changed over the last
- * CACHE_STALE_FREES frees, all of which it refused, the cache is drained: it holds blocks
- * of sizes the program stopped asking for (the nodes of one container, when another's
- * are allocated), which would otherwise keep the budget, and the memory around them
- * scattered, for good. Bounded by the drain (tlsf_cache.c), which a malloc's bound
- * already includes; a program that uses the cache pushes or pops between any few refused
- * frees, which starts their count again. The fast paths pay nothing for it.
+ * frees of exact classes, all of which it refused, as many as it can hold blocks
+ * (cache_block_bound), the cache is drained: it holds blocks of sizes the program stopped
+ * asking for (the nodes of one container, when another's are allocated), which would
+ * otherwise keep the budget, and the memory around them scattered, for good. The drain
+ * gives back no more blocks than frees were refused since the cache last changed, so it
+ * costs at most one list free per refused free; a program that uses the cache pushes or
+ * pops far more often, which starts the count again. Bounded by the drain (tlsf_cache.c),
+ * which a malloc's bound already includes; the fast paths pay nothing for it.
  */
 static inline TLSF_NO_ASAN void cache_note_miss(tlsf_t heap, size_t span) {
 #if TLSF_CACHE && TLSF_CACHE_DRAIN_STALE
     size_t room = heap->cache.room;
     if (room >= 2 * span || 2 * span > heap->cache.limit) return;
-    if (room == heap->cache.idle_room && heap->cache.idle_frees >= CACHE_STALE_FREES)
+    if (room == heap->cache.idle_room && heap->cache.idle_frees >= cache_block_bound(heap))
         tlsf_cache_drain(heap);
 #else
     (void)heap;

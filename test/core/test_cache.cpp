@@ -159,19 +159,21 @@ TEST(Cache, AFailingRequestDrainsTheCacheAndSearchesAgain) {
 }
 
 // A cache that holds blocks of one size after the program moved on to another is drained
-// (TLSF_CACHE_DRAIN_STALE): when it has refused a free as many times in a row as there are
-// cached classes, without a push or a pop in between, a request of another class that finds
-// no room in the budget drains it, so that class can be cached and the memory around the
-// old blocks merges. One refused free fewer, or without TLSF_CACHE_DRAIN_STALE, the cache
-// keeps its blocks.
+// (TLSF_CACHE_DRAIN_STALE): when it has refused as many frees in a row as its budget can
+// hold blocks (budget / (2 * the smallest span)), without a push or a pop in between, a
+// request of another class that finds no room in the budget drains it, so that class can
+// be cached and the memory around the old blocks merges. One refused free fewer, or
+// without TLSF_CACHE_DRAIN_STALE, the cache keeps its blocks.
 TEST(Cache, AStaleCacheIsDrainedWhenAnotherClassFindsNoRoom) {
     if (!TLSF_CACHE) GTEST_SKIP() << "TLSF_CACHE == 0";
-    const std::size_t stale_frees = std::size_t{2} << TLSF_SL_INDEX_LOG2; // the cached classes
-    const std::size_t small = SmallRequest(), large = SmallRequest() + Align();
+    const std::size_t min_span = tlsf_block_size_min() + tlsf_alloc_overhead();
+    const std::size_t small = SmallRequest(), large = SmallRequest() + 4 * Align();
     const std::size_t large_span = AlignUp(large + Word(), Align());
+    const std::size_t limit = 4 * 2 * large_span; // four large blocks
+    const std::size_t stale_frees = limit / (2 * min_span);
     for (std::size_t refused : {stale_frees - 1, stale_frees}) {
         Heap h(kPool);
-        ASSERT_EQ(tlsf_cache_set_limit(h, 4 * 2 * large_span), 8 * large_span); // four blocks
+        ASSERT_EQ(tlsf_cache_set_limit(h, limit), limit);
         std::vector<void *> blocks;
         for (std::size_t i = 0; i < 4 + refused; ++i)
             blocks.push_back(tlsf_malloc(h, large));
