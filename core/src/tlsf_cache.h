@@ -189,12 +189,6 @@ static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, s
 #endif
 }
 
-/* The most blocks the budget can hold (each is charged at least 2 * MIN_SPAN): what a drain
- * gives back at most. */
-static inline TLSF_NO_ASAN size_t cache_block_bound(tlsf_t heap) {
-    return heap->cache.limit / (2 * MIN_SPAN);
-}
-
 /* free's note of a block the cache did not take (TLSF_CACHE_DRAIN_STALE): counted while the
  * room stays what it was at the last such free, so the count is of frees in a row with no
  * block cached or taken in between (a pop and a push of equal charges in between go
@@ -218,8 +212,8 @@ static inline TLSF_NO_ASAN void cache_note_refusal(tlsf_t heap) {
  * (TLSF_CACHE_DRAIN_STALE). If the budget has no room for a block of its class (so a free
  * of it would not be cached either), could hold one, and has not changed over the last
  * frees of exact classes, all of which it refused, as many as it can hold blocks
- * (cache_block_bound), the cache is drained: it holds blocks of sizes the program stopped
- * asking for (the nodes of one container, when another's are allocated), which would
+ * (the budget over 2 * MIN_SPAN), the cache is drained: it holds blocks of sizes the program
+ * stopped asking for (the nodes of one container, when another's are allocated), which would
  * otherwise keep the budget, and the memory around them scattered, for good. The drain
  * gives back no more blocks than frees were refused since the cache last changed, so it
  * costs at most one list free per refused free; a program that uses the cache pushes or
@@ -230,7 +224,9 @@ static inline TLSF_NO_ASAN void cache_note_miss(tlsf_t heap, size_t span) {
 #if TLSF_CACHE && TLSF_CACHE_DRAIN_STALE
     size_t room = heap->cache.room;
     if (room >= 2 * span || 2 * span > heap->cache.limit) return;
-    if (room == heap->cache.idle_room && heap->cache.idle_frees >= cache_block_bound(heap))
+    /* The most blocks the budget holds, each charged at least 2 * MIN_SPAN. */
+    if (room == heap->cache.idle_room &&
+        heap->cache.idle_frees >= heap->cache.limit / (2 * MIN_SPAN))
         tlsf_cache_drain(heap);
 #else
     (void)heap;
