@@ -94,19 +94,19 @@
     X("Os", "checks0",   "size:init+malloc+free",    820)                               \
     X("Os", "checks0",   "size:core",               3034)                               \
     X("O2", "checks2",   "malloc",                   117)                               \
-    X("O2", "checks2",   "free",                     151)                               \
+    X("O2", "checks2",   "free",                     145)                               \
     X("O2", "checks2",   "memalign",                 212)                               \
-    X("O2", "checks2",   "realloc-nocopy",           452)                               \
+    X("O2", "checks2",   "realloc-nocopy",           446)                               \
     X("O2", "checks2",   "init",                     151)                               \
-    X("O2", "checks2",   "size:init+malloc+free",   1534)                               \
-    X("O2", "checks2",   "size:core",               4724)                               \
+    X("O2", "checks2",   "size:init+malloc+free",   1568)                               \
+    X("O2", "checks2",   "size:core",               4762)                               \
     X("Os", "checks2",   "malloc",                   161)                               \
-    X("Os", "checks2",   "free",                     210)                               \
+    X("Os", "checks2",   "free",                     197)                               \
     X("Os", "checks2",   "memalign",                 270)                               \
-    X("Os", "checks2",   "realloc-nocopy",           595)                               \
+    X("Os", "checks2",   "realloc-nocopy",           582)                               \
     X("Os", "checks2",   "init",                     153)                               \
-    X("Os", "checks2",   "size:init+malloc+free",   1156)                               \
-    X("Os", "checks2",   "size:core",               3454)                               \
+    X("Os", "checks2",   "size:init+malloc+free",   1192)                               \
+    X("Os", "checks2",   "size:core",               3490)                               \
     X("O2", "cache",     "malloc",                   105)                               \
     X("O2", "cache",     "free",                     104)                               \
     X("O2", "cache",     "memalign",                 188)                               \
@@ -221,17 +221,17 @@
     X("Os", "checks0",         "static:add_pool",           63)                         \
     X("O2", "checks2",         "static:malloc",            117)                         \
     X("O2", "checks2",         "static-cycles:malloc",     164)                         \
-    X("O2", "checks2",         "static:free",              151)                         \
-    X("O2", "checks2",         "static-cycles:free",       212)                         \
-    X("O2", "checks2",         "static:realloc",           453)                         \
+    X("O2", "checks2",         "static:free",              145)                         \
+    X("O2", "checks2",         "static-cycles:free",       203)                         \
+    X("O2", "checks2",         "static:realloc",           447)                         \
     X("O2", "checks2",         "static:memalign",          212)                         \
     X("O2", "checks2",         "static:create",             80)                         \
     X("O2", "checks2",         "static:add_pool",           71)                         \
     X("Os", "checks2",         "static:malloc",            161)                         \
     X("Os", "checks2",         "static-cycles:malloc",     290)                         \
-    X("Os", "checks2",         "static:free",              219)                         \
-    X("Os", "checks2",         "static-cycles:free",       384)                         \
-    X("Os", "checks2",         "static:realloc",           613)                         \
+    X("Os", "checks2",         "static:free",              224)                         \
+    X("Os", "checks2",         "static-cycles:free",       381)                         \
+    X("Os", "checks2",         "static:realloc",           636)                         \
     X("Os", "checks2",         "static:memalign",          270)                         \
     X("Os", "checks2",         "static:create",             80)                         \
     X("Os", "checks2",         "static:add_pool",           73)                         \

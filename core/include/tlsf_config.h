@@ -125,7 +125,7 @@
  * of blocks, about what glibc's per-thread cache can hold of blocks up to 1 KiB (7 of each
  * of its 64 sizes), and it is where workload 2 (random sizes up to 1 KiB over 1,000 live
  * blocks) stops gaining: instructions per malloc+free under callgrind (scripts/callgrind.sh
- * with -DTLSF_CACHE_BYTES=N), hosted default (checks level 2): 110.6 at 256 KiB, 95.5 at
+ * with -DTLSF_CACHE_BYTES=N), hosted default (checks level 2): 110.3 at 256 KiB, 95.4 at
  * 512 KiB (glibc: 156.8). The price is the drain of a failing request: at most
  * 512 KiB / 64 = 8,192 list frees.
  */

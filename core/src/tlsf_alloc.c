@@ -318,11 +318,13 @@ static TLSF_MERGE_PATH TLSF_NO_ASAN void block_release(tlsf_t heap, void *ptr, s
         block_t *prev = *slot_prev_phys(block);
         size_t prev_word = *slot_size(prev), prev_span = word_span(prev_word);
         /* The block's header now lies inside a free block; it must say "free" so that a
-         * second free of ptr is caught as a double free. Sealed headers get a sealed word;
-         * otherwise any word with BLOCK_FREE will do, and the previous block's, just read,
-         * costs no instruction to make. */
+         * second free of ptr is caught as a double free. Sealed headers keep their seal,
+         * made for the word in use, and only gain BLOCK_FREE: no new seal to compute here,
+         * and the checks tell such a header by the seal it has without that flag
+         * (block_header_absorbed, on their error path only). Otherwise any word with
+         * BLOCK_FREE will do, and the previous block's, just read, costs no instruction. */
 #if TLSF_CHECKS >= 2
-        block_set_word(heap, block, word | BLOCK_FREE);
+        block_set_exempt_flags(block, word | BLOCK_FREE);
 #elif TLSF_CHECKS >= 1
         block_set_exempt_flags(block, prev_word);
 #endif

@@ -40,7 +40,7 @@ static inline TLSF_NO_ASAN tlsf_error_t block_misuse(tlsf_t heap, const void *pt
     size_t word;
     if ((uintptr_t)ptr & (TLSF_ALIGN - 1)) return TLSF_ERROR_BAD_POINTER;
 #if TLSF_CHECKS >= 2
-    if (!block_header_intact(heap, block)) return TLSF_ERROR_BAD_POINTER;
+    if (!block_header_intact(heap, block)) return MISUSE_UNSEALED;
 #endif
     word = *slot_size(block);
     if (word & BLOCK_GIVEN_BACK) return TLSF_ERROR_DOUBLE_FREE;

@@ -178,6 +178,12 @@ TLSF_NO_ASAN void tlsf_default_error_handler(tlsf_t heap, tlsf_error_t reason, c
  */
 TLSF_NO_ASAN void tlsf_report(tlsf_t heap, tlsf_error_t reason, const void *ptr) {
     if (heap == NULL) return;
+#if TLSF_CHECKS >= 2
+    if (reason == MISUSE_UNSEALED) {
+        reason = block_header_absorbed(heap, block_from_ptr(ptr)) ? TLSF_ERROR_DOUBLE_FREE
+                                                                  : TLSF_ERROR_BAD_POINTER;
+    }
+#endif
     if (heap->on_error) heap->on_error(heap, reason, ptr, heap->on_error_user);
 #if TLSF_DEFAULT_ERROR_HANDLER
     else if (reason != TLSF_ERROR_BAD_POOL && reason != TLSF_ERROR_POOL_IN_USE)
