@@ -204,6 +204,9 @@ void tlsf_remove_pool(tlsf_t tlsf, pool_t pool);
  * and the cache holds blocks, the cache is drained first (at most TLSF_CACHE_BYTES /
  * (4 * tlsf_alloc_overhead() + 4 * sizeof(void *)) ordinary frees; see tlsf_cache_flush)
  * and the search runs once more: a request fails only when the heap truly has no room. With
+ * TLSF_CACHE_DRAIN_STALE (64-bit default) a request that misses its cached class, finds no
+ * room in the budget for it and follows a run of frees the cache refused, as many as it
+ * can hold blocks, with no push or pop among them, drains it first too (same bound). With
  * TLSF_FILL the block's usable bytes hold TLSF_FILL_ALLOC_BYTE (0xCD); this, and the same for
  * memalign and realloc's added bytes, costs a memset of the block.
  */

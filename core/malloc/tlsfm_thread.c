@@ -451,8 +451,8 @@ static inline void *heap_block(thread_heap_t *heap, size_t bytes, size_t align) 
  *
  * Measured (2 threads; instructions by callgrind, anonymous memory at the fullest moment
  * from bench/host/threads_bench.c, both against glibc): larson-like heaps (no request over
- * 1 KiB) keep 256 KiB, 104.8 M instructions against 101.5 M; alloc-test-like heaps (13% of
- * requests of 1 KiB or more) go to 64 KiB, 3,680-3,684 KiB against 3,604-3,608 and 117.0 M
+ * 1 KiB) keep 256 KiB, 104.2 M instructions against 101.5 M; alloc-test-like heaps (13% of
+ * requests of 1 KiB or more) go to 64 KiB, 3,680-3,684 KiB against 3,604-3,608 and 117.2 M
  * instructions against 131.0 M (with 32 KiB: 3,676 KiB, 131.1 M). (The constants are at
  * the top; the core charges each cached block twice its span, so a budget holds at most
  * half of it in blocks.)
