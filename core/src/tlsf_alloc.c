@@ -165,6 +165,8 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, size_t b
     /* The class first: for a request above MAX_REQUEST it is meaningless but harmless (the
      * sum wraps in unsigned arithmetic), and the test below refuses it. */
     size_t span = class_round_up(request_last(bytes), &slot);
+    /* (With TLSF_SPEED_OVER_SIZE malloc_exact_class notes the exact classes' misses. A
+     * request above MAX_REQUEST may be noted too: at worst a stale cache drains early.) */
     if (!TLSF_SPEED_OVER_SIZE && span < CACHE_SPAN_LIMIT) cache_note_miss(heap, span);
     if (bytes > MAX_REQUEST || !find_class_or_drain(heap, &slot)) return alloc_failed(heap);
     return take_from_class(heap, span, slot);

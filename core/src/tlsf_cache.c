@@ -7,16 +7,6 @@
 #include "tlsf_cache.h"
 
 #if TLSF_CACHE
-/* Give the cached block with user pointer `ptr`, already off its stack, back to the lists:
- * in use again (unmarked), then merged as an ordinary free would (tlsf_release_block). The
- * block left the statistics and the tools when it was freed, so only the lists change. */
-static TLSF_NO_ASAN void cache_give_back(tlsf_t heap, void *ptr) {
-    block_t *block = block_from_ptr(ptr);
-    size_t word = *slot_size(block) & ~BLOCK_CACHED;
-    if (TLSF_CACHE_MARKS) block_set_exempt_flags(block, word);
-    tlsf_release_block(heap, ptr, word);
-}
-
 /*
  * The one loop of the real-time paths, bounded by design: it visits CACHE_CLASSES stack
  * tops and gives back at most limit / (2 * MIN_SPAN) blocks (the budget over the smallest
@@ -30,8 +20,11 @@ TLSF_NO_ASAN int tlsf_cache_drain(tlsf_t heap) {
         void *ptr = heap->cache.top[index];
         heap->cache.top[index] = NULL;
         while (ptr != NULL) {
+            block_t *block = block_from_ptr(ptr);
             void *below = *slot_cache_link(ptr); /* read before the release links the block */
-            cache_give_back(heap, ptr);
+            size_t word = *slot_size(block) & ~BLOCK_CACHED; /* in use again */
+            if (TLSF_CACHE_MARKS) block_set_exempt_flags(block, word);
+            tlsf_release_block(heap, ptr, word);
             ptr = below;
         }
     }

@@ -142,11 +142,6 @@ static inline TLSF_NO_ASAN size_t cache_span(size_t word) {
 #endif
 }
 
-/* Is a block with size word `word` one the cache may hold (see cache_takes)? */
-static inline TLSF_NO_ASAN int cache_word_fits(size_t word) {
-    return (word & WORD_LOW_MASK & ~(CACHE_SPAN_LIMIT - TLSF_ALIGN + CACHE_PREV_FREE)) == 0;
-}
-
 /* Does the cache take the block of size word `word` and span `span` (cache_span) now? A
  * plain block of an exact class, neither free nor cached: no bit of the word at or above
  * CACHE_SPAN_LIMIT (the seal's aside; BLOCK_CACHED is one) and no flag (but
@@ -157,7 +152,7 @@ static inline TLSF_NO_ASAN int cache_word_fits(size_t word) {
  * the address space): one subtraction serves the test and the update. */
 static inline TLSF_NO_ASAN int cache_takes(tlsf_t heap, size_t word, size_t span, size_t *left) {
 #if TLSF_CACHE
-    if (!cache_word_fits(word)) return 0;
+    if ((word & WORD_LOW_MASK & ~(CACHE_SPAN_LIMIT - TLSF_ALIGN + CACHE_PREV_FREE)) != 0) return 0;
     *left = heap->cache.room - 2 * span;
     return (ptrdiff_t)*left >= 0;
 #else

@@ -283,24 +283,22 @@ static inline TLSF_NO_ASAN int block_header_intact(tlsf_t heap, block_t *block) 
 #endif
 }
 
+#if TLSF_CHECKS >= 2
 /* Is the block's header, which failed block_header_intact, one a merge left inside the
  * free block before it: the word the block had in use with BLOCK_FREE added, under the
- * seal made for that word (block_release)? For the checks' error path, to name a second
- * free of a merged block a double free. Always false below TLSF_CHECKS 2. */
+ * seal made for that word (block_release)? For the checks' error path (tlsf_report), to
+ * name a second free of a merged block a double free. */
 static inline TLSF_NO_ASAN int block_header_absorbed(tlsf_t heap, block_t *block) {
     size_t word = *slot_size(block);
 #if TLSF_SEAL_IN_WORD
     return (word & BLOCK_FREE) &&
            seal_of(heap, block, word & ~(size_t)BLOCK_FREE) == word >> SEAL_SHIFT;
-#elif TLSF_CHECKS >= 2
+#else
     return (word & BLOCK_FREE) &&
            *slot_seal(block) == seal_of(heap, block, word & ~(size_t)BLOCK_FREE);
-#else
-    (void)heap;
-    (void)word;
-    return 0;
 #endif
 }
+#endif
 
 /* ---- Free lists ---- */
 
