@@ -6,7 +6,7 @@
  * Invariants: only core c touches cores[c].heap and cores[c].pending; other cores touch
  * only cores[c].remote, by pushing (compare-and-swap, release). Core c empties `remote`
  * with one exchange (acquire) into `pending` when `pending` is empty, so the consumer side
- * never retries, and frees at most TLSF_MULTI_BATCH of `pending` per call. A block on
+ * never retries, and frees at most TLSF_MULTI_BATCH blocks per malloc or free. A block on
  * either list is still allocated as far as the heap knows: it is freed only by its owner.
  */
 #include "tlsf_multi.h"
@@ -66,23 +66,22 @@ static tlsf_multi_core_t *this_core(tlsf_multi_t *multi) {
     return &multi->cores[core];
 }
 
+/* Frees up to `limit` blocks: first what waits in `pending`, then, when that runs dry
+ * before the limit, the whole `remote` list taken with one exchange. Each block costs
+ * one tlsf_free, so the call is O(limit); the exchange never retries. */
 static size_t take_back(tlsf_multi_core_t *self, size_t limit) {
     size_t n;
-    if (self->pending == NULL) {
-        if (atomic_load_explicit(&self->remote, memory_order_relaxed) == NULL) return 0;
-        self->pending = atomic_exchange_explicit(&self->remote, NULL, memory_order_acquire);
-    }
-    for (n = 0; n < limit && self->pending != NULL; ++n) {
-        void *block = self->pending;
+    for (n = 0; n < limit; ++n) {
+        void *block;
+        if (self->pending == NULL) {
+            if (atomic_load_explicit(&self->remote, memory_order_relaxed) == NULL) break;
+            self->pending = atomic_exchange_explicit(&self->remote, NULL, memory_order_acquire);
+        }
+        block = self->pending;
         self->pending = *(void **)block;
         tlsf_free(self->heap, block);
     }
     return n;
-}
-
-static void take_back_all(tlsf_multi_core_t *self) {
-    while (take_back(self, SIZE_MAX) != 0) {
-    }
 }
 
 static void *allocate(tlsf_multi_t *multi, size_t align, size_t bytes) {
@@ -93,7 +92,7 @@ static void *allocate(tlsf_multi_t *multi, size_t align, size_t bytes) {
     ptr = align ? tlsf_memalign(self->heap, align, bytes) : tlsf_malloc(self->heap, bytes);
     if (ptr == NULL && (self->pending != NULL ||
                         atomic_load_explicit(&self->remote, memory_order_relaxed) != NULL)) {
-        take_back_all(self); /* out of room: what other cores freed may be enough */
+        take_back(self, SIZE_MAX); /* out of room: what other cores freed may be enough */
         ptr = align ? tlsf_memalign(self->heap, align, bytes) : tlsf_malloc(self->heap, bytes);
     }
     return ptr;

@@ -102,7 +102,10 @@ void tlsf_multi_free(tlsf_multi_t *multi, void *ptr);
 
 /* Take back at most `limit` blocks other cores freed into the calling core's heap (the
  * malloc and free of that core do this by TLSF_MULTI_BATCH already; an idle core may call
- * it to return memory sooner). Returns how many were taken back. */
+ * it to return memory sooner). Returns how many were taken back: fewer than `limit` only
+ * when nothing freed by another core before the call is left waiting, so SIZE_MAX empties
+ * both the batch being worked through and whatever arrived since. 0 for a NULL `multi` or
+ * a core with no heap. */
 size_t tlsf_multi_take_back(tlsf_multi_t *multi, size_t limit);
 
 /* The core whose heap holds `ptr`, or -1 for a pointer in no core's region. */
