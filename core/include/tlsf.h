@@ -270,9 +270,12 @@ void *tlsf_realloc(tlsf_t tlsf, void *ptr, size_t bytes);
  *     own or neighbours' header was overwritten, e.g. by a write past the end of the
  *     block (TLSF_ERROR_CORRUPT_BLOCK). The header before `ptr` must be readable memory.
  * Below level 2 a foreign pointer is undefined behaviour. O(1): at most two list removals
- * and one insertion. With TLSF_FILL the block's bytes are overwritten with
- * TLSF_FILL_FREE_BYTE (0xDD), except the words the heap keeps in a free block (see
- * tlsf_config.h), before it is merged or cached.
+ * and one insertion. With TLSF_CACHE_DRAIN_STALE (64-bit default) the free of a block at
+ * least as large as the cache's budget that follows a run of frees the cache refused, as
+ * many as it can hold blocks, with no push or pop among them, drains the cache afterwards
+ * (the bound of tlsf_malloc's drain), so that the blocks cached before merge. With
+ * TLSF_FILL the block's bytes are overwritten with TLSF_FILL_FREE_BYTE (0xDD), except the
+ * words the heap keeps in a free block (see tlsf_config.h), before it is merged or cached.
  */
 void tlsf_free(tlsf_t tlsf, void *ptr);
 

@@ -125,7 +125,7 @@
  * of blocks, about what glibc's per-thread cache can hold of blocks up to 1 KiB (7 of each
  * of its 64 sizes), and it is where workload 2 (random sizes up to 1 KiB over 1,000 live
  * blocks) stops gaining: instructions per malloc+free under callgrind (scripts/callgrind.sh
- * with -DTLSF_CACHE_BYTES=N), hosted default (checks level 2): 110.3 at 256 KiB, 95.4 at
+ * with -DTLSF_CACHE_BYTES=N), hosted default (checks level 2): 111.1 at 256 KiB, 95.6 at
  * 512 KiB (glibc: 156.8). The price is the drain of a failing request: at most
  * 512 KiB / 64 = 8,192 list frees.
  */
@@ -150,15 +150,19 @@
  * request the lists cannot serve (or tlsf_cache_flush): after a burst of map nodes, a
  * burst of list nodes finds the budget full of map nodes, cannot cache one node of its
  * own, and is allocated in the gaps between the cached map nodes, which stay scattered
- * over memory for good. With it, a request that misses its exact class and finds no room
- * in the budget for a block of it drains the cache if the cache refused the last frees,
- * as many in a row as there are cached classes, without a block cached or taken in
- * between: a cache in use is pushed or popped far more often than that. This changes no
- * bound (a malloc's worst case already includes a drain), and over time it costs at most
- * one list free per cached block (each drained block was pushed by a free since the last
- * drain); the fast paths do not change, a free the cache refuses pays three loads and
- * stores to count. Default: 1 where the cache is on by default (64-bit targets), 0
- * elsewhere, so that bare-metal builds see a drain only when they run out of memory.
+ * over memory for good; and after a container of one class is destroyed, the next
+ * container of that class gets the cached nodes first, scattered where the old one's last
+ * frees left them. With it, once the cache has refused as many frees in a row as its
+ * budget holds blocks, without a block cached or taken in between (a cache in use is
+ * pushed or popped far more often than that), it is drained by the next request that
+ * misses its exact class and finds no room in the budget for a block of it, or by the next
+ * free of a block at least as large as the budget (the end of a phase: as the C library
+ * merges its fast bins when a large chunk is freed). A malloc's worst case already
+ * includes a drain; a free's grows to the same bound. Over time it costs at most one list
+ * free per cached block (each drained block was pushed by a free since the last drain);
+ * the fast paths do not change, a free the cache refuses pays a few loads and stores to
+ * count. Default: 1 where the cache is on by default (64-bit targets), 0 elsewhere, so
+ * that bare-metal builds see a drain only when they run out of memory.
  */
 #ifndef TLSF_CACHE_DRAIN_STALE
 #if TLSF_PTR_BITS == 64

@@ -12,7 +12,9 @@
  * With the front cache (TLSF_CACHE, tlsf_cache.h), malloc first pops a cached block of
  * its exact class and free first pushes a small block; both skip the lists. When the lists
  * cannot serve a request the cache is drained, a bounded loop, and the search runs once
- * more: the only loop, with its bound stated in tlsf.h.
+ * more: the only loop, with its bound stated in tlsf.h. (With TLSF_CACHE_DRAIN_STALE a
+ * cache gone stale is drained too, by a malloc's miss or a large free: cache_note_miss,
+ * cache_note_refusal.)
  */
 #include <string.h>
 
@@ -376,7 +378,7 @@ static TLSF_FREE_LIST_PATH TLSF_NO_ASAN void free_to_lists(tlsf_t heap, void *pt
     if (!free_check_word(heap, ptr, word) || !block_check_prev(heap, ptr, word)) return;
     block_given_back(heap, ptr, word, word_span(word));
     block_release(heap, ptr, word);
-    cache_note_refusal(heap); /* last: nothing else is live then */
+    cache_note_refusal(heap, word_span(word)); /* last: nothing else is live then */
 }
 
 TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {

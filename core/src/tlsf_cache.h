@@ -184,21 +184,32 @@ static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, s
 #endif
 }
 
-/* free's note of a block the cache did not take (TLSF_CACHE_DRAIN_STALE): counted while the
- * room stays what it was at the last such free, so the count is of frees in a row with no
- * block cached or taken in between (a pop and a push of equal charges in between go
- * unseen; the drain they may cause is only early). A few loads and stores, on the list
- * path only, after the merge, when nothing else is live. */
-static inline TLSF_NO_ASAN void cache_note_refusal(tlsf_t heap) {
+/*
+ * free's note of a block of span `span` the cache did not take (TLSF_CACHE_DRAIN_STALE):
+ * counted while the room stays what it was at the last such free, so the count is of frees
+ * in a row with no block cached or taken in between (a pop and a push of equal charges in
+ * between go unseen; the drain they may cause is only early). When the block is at least
+ * as large as the budget and the count has reached the most blocks the budget holds, the
+ * cache is drained: a large free after a run of refused frees marks the end of a phase (a
+ * container destroyed, its nodes freed), and the blocks cached in that phase would
+ * otherwise be the next phase's first blocks, scattered over memory (as the C library
+ * merges its fast bins when a large chunk is freed). The drain gives back no more blocks
+ * than frees were refused in the run, and no more bytes than the freed block holds. A few
+ * loads and stores, on the list path only, after the merge, when nothing else is live.
+ */
+static inline TLSF_NO_ASAN void cache_note_refusal(tlsf_t heap, size_t span) {
 #if TLSF_CACHE && TLSF_CACHE_DRAIN_STALE
-    size_t room = heap->cache.room;
+    size_t room = heap->cache.room, limit = heap->cache.limit;
     if (room != heap->cache.idle_room) {
         heap->cache.idle_room = room;
         heap->cache.idle_frees = 0;
     }
     heap->cache.idle_frees++;
+    if (span >= limit && room != limit && heap->cache.idle_frees >= limit / (2 * MIN_SPAN))
+        tlsf_cache_drain(heap);
 #else
     (void)heap;
+    (void)span;
 #endif
 }
 

@@ -190,6 +190,48 @@ TEST(Cache, AStaleCacheIsDrainedWhenAnotherClassFindsNoRoom) {
     }
 }
 
+// The other end of a phase (TLSF_CACHE_DRAIN_STALE): after a run of refused frees as long
+// as the budget can hold blocks, the free of a block at least as large as the budget drains
+// the cache, so that the blocks cached before merge with the memory around them (the next
+// container of their class would otherwise get them first, scattered). One refused free
+// fewer, a freed block smaller than the budget, or without TLSF_CACHE_DRAIN_STALE, the
+// cache keeps its blocks.
+TEST(Cache, AStaleCacheIsDrainedWhenABlockAsLargeAsTheBudgetIsFreed) {
+    if (!TLSF_CACHE) GTEST_SKIP() << "TLSF_CACHE == 0";
+    const std::size_t min_span = tlsf_block_size_min() + tlsf_alloc_overhead();
+    const std::size_t small = SmallRequest();
+    const std::size_t small_span = AlignUp(small + Word(), Align());
+    const std::size_t limit = 4 * 2 * small_span; // four small blocks
+    const std::size_t stale_frees = limit / (2 * min_span);
+    struct Case {
+        std::size_t refused; // frees the cache refuses before the large one
+        std::size_t large;   // the large block's request
+        bool drained;
+    };
+    const Case cases[] = {
+        {stale_frees - 1, limit, TLSF_CACHE_DRAIN_STALE != 0}, // the large free is the last
+        {stale_frees - 2, limit, false},                       // one refusal short
+        {stale_frees - 1, limit - 4 * small_span, false},      // a block below the budget
+    };
+    for (const Case &c : cases) {
+        Heap h(kPool);
+        ASSERT_EQ(tlsf_cache_set_limit(h, limit), limit);
+        std::vector<void *> blocks;
+        for (std::size_t i = 0; i < 4 + c.refused; ++i)
+            blocks.push_back(tlsf_malloc(h, small));
+        void *large = tlsf_malloc(h, c.large);
+        ASSERT_NE(large, nullptr);
+        ASSERT_EQ(tlsf_block_size(large) + Word() >= limit, c.large == limit);
+        for (void *p : blocks)
+            tlsf_free(h, p); // four cached, then `refused` frees merged with each other
+        tlsf_free(h, large); // merges with them and with the pool's rest
+        // Drained: the whole pool is one free block; kept: the four cached blocks and it.
+        EXPECT_EQ(Walk(h.pools()[0]).size(), c.drained ? 1u : 5u) << c.refused << " " << c.large;
+        EXPECT_EQ(tlsf_malloc(h, small), c.drained ? blocks[0] : blocks[3]); // a pop if kept
+        EXPECT_EQ(h.Errors(), 0);
+    }
+}
+
 TEST(Cache, LargestAllocatableIsExactWithCachedBlocks) {
     if (!TLSF_CACHE) GTEST_SKIP() << "TLSF_CACHE == 0";
     Heap h(kPool);
