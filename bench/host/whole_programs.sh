@@ -5,16 +5,18 @@
 #
 #   bench/host/whole_programs.sh SHIM [RESULTS_DIR] [ROUNDS]
 #
-# Each program runs ROUNDS times (default 3) on each heap, the two alternating, so that a
-# noisy minute hurts both alike; the figure is the median wall-clock time, and the ratio is
-# TLSF / glibc (below 1: faster with TLSF). The workloads are those the shim tests run for
-# correctness (test/shim/workloads): CPython with PYTHONMALLOC=malloc, so that every object
-# comes from malloc, and sort/gzip/bzip2/xz/tar. Writes RESULTS_DIR/whole_programs.csv.
+# Each program runs ROUNDS times (default 5: xz, which makes most of the coreutils time,
+# swings by 30-50% from run to run on a shared VM on either heap) on each heap, the two
+# alternating, so that a noisy minute hurts both alike; the figure is the median
+# wall-clock time, and the ratio is TLSF / glibc (below 1: faster with TLSF). The
+# workloads are those the shim tests run for correctness (test/shim/workloads): CPython
+# with PYTHONMALLOC=malloc, so that every object comes from malloc, and
+# sort/gzip/bzip2/xz/tar. Writes RESULTS_DIR/whole_programs.csv.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 shim=${1:?usage: whole_programs.sh SHIM [RESULTS_DIR] [ROUNDS]}
 results=${2:-.}
-rounds=${3:-3}
+rounds=${3:-5}
 workloads=$root/test/shim/workloads
 [[ -f $shim ]] || { echo "whole_programs: $shim not found" >&2; exit 1; }
 shim=$(realpath "$shim") # LD_PRELOAD must not depend on the programs' working directories
