@@ -42,8 +42,11 @@ for ((rep = 0; rep < reps; ++rep)); do
   for mode in bounded everything; do
     for c in "${contestants[@]}"; do
       IFS='|' read -r name alloc preload <<<"$c"
+      # The whole output, then its first line: `| head -1` could end the pipe before
+      # perft's last write, and pipefail would then fail the run on its SIGPIPE.
       line=$(env ${preload:+LD_PRELOAD=$preload} "$perft" --depth "$depth" --alloc "$alloc" \
-        --tt-mode "$mode" --expect "$expect" | head -1)
+        --tt-mode "$mode" --expect "$expect")
+      line=${line%%$'\n'*}
       seconds=$(sed -E 's/.* nodes, ([0-9.]+) s,.*, teardown ([0-9.]+) s$/\1 \2/' <<<"$line" | awk '{ printf "%.4f", $1 + $2 }')
       echo "$mode $name $seconds" >>"$times"
     done
