@@ -28,7 +28,9 @@ mkdir -p "$out"
 # name|--alloc|library to preload (empty: none)
 contestants=("glibc|libc|" "tlsf|tlsf|" "tlsf-default|tlsf-default|" "pmr-tlsf|pmr-tlsf|")
 for peer in jemalloc:libjemalloc.so.2 mimalloc:libmimalloc.so.2 tcmalloc:libtcmalloc_minimal.so.4; do
-  lib=$(ldconfig -p 2>/dev/null | awk -v so="${peer#*:}" '$1 == so { print $NF; exit }')
+  # awk reads to the end: an early exit would end the pipe while ldconfig still writes
+  # (its list is near a pipe's 64 KiB), and pipefail would fail the run on its SIGPIPE.
+  lib=$(ldconfig -p 2>/dev/null | awk -v so="${peer#*:}" '$1 == so && lib == "" { lib = $NF } END { print lib }')
   if [[ -n $lib ]]; then
     contestants+=("${peer%%:*}|libc|$lib")
   else
