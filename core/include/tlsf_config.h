@@ -127,7 +127,10 @@
  * blocks) stops gaining: instructions per malloc+free under callgrind (scripts/callgrind.sh
  * with -DTLSF_CACHE_BYTES=N), hosted default (checks level 2): 111.1 at 256 KiB, 95.6 at
  * 512 KiB (glibc: 156.8). The price is the drain of a failing request: at most
- * 512 KiB / 64 = 8,192 list frees.
+ * 512 KiB / 64 = 8,192 list frees. Larger budgets do not pay: with 4 and 8 MiB the STL
+ * suite's list row, run after the map rows on the same heap, took 1.6-2.1 times glibc's
+ * time, against 0.87-0.98 at 512 KiB (a budget full of one container's nodes outlasts its
+ * teardown; README, "Benchmarks").
  */
 #ifndef TLSF_CACHE
 #if TLSF_PTR_BITS == 64
