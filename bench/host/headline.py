@@ -53,11 +53,11 @@ def main():
                 return number(r.get("ir_per_pair"))
         return None
 
-    def perft_ratio(mode, allocator):
+    def perft_ratio(case, allocator):
         # perft_modes.csv's ratio is glibc's time over the allocator's: its inverse is the
         # time ratio of every other row here.
         for r in perft:
-            if r.get("mode") == mode and r.get("allocator") == allocator:
+            if r.get("case") == case and r.get("allocator") == allocator:
                 speed = number(r.get("ratio_to_glibc"))
                 return 1.0 / speed if speed else None
         return None
@@ -82,6 +82,11 @@ def main():
          perft_ratio("bounded", "tlsf-default"), 1.0, "x"),
         ("perft(5), tlsf::allocator / glibc time (table of everything)",
          perft_ratio("everything", "tlsf"), 1.0, "x"),
+        ("perft start d6 and Kiwipete d5, tlsf::allocator / glibc time (worst)",
+         worst([perft_ratio("start-d6", "tlsf"), perft_ratio("kiwipete-d5", "tlsf")]), 0.9, "x"),
+        ("perft start d6 and Kiwipete d5, locked default heap / glibc time (worst)",
+         worst([perft_ratio("start-d6", "tlsf-default"), perft_ratio("kiwipete-d5", "tlsf-default")]),
+         1.0, "x"),
         ("workload 2 (random sizes), TLSF / libc", ratio("random_live", "tlsf"), 1.0, "x"),
         ("workload 2, instructions per malloc+free (default configuration)", pair("tlsf"),
          100, "Ir"),

@@ -67,6 +67,37 @@ TEST(DefaultHeap, GrowsFromTheOperatingSystem) {
     EXPECT_TRUE(heap.check());
 }
 
+// tlsf::allocator on the default heap takes its inline fast path (detail::heap_malloc): a
+// failed search of the free lists grows the heap and searches once more, so each pool the
+// heap gains costs exactly one failed request in its statistics (a second search before
+// growing would count two).
+TEST(DefaultHeap, AnAllocatorOnItGrowsItWithOneFailedSearchPerPool) {
+    tlsf::heap &heap = tlsf::default_heap();
+    const tlsf::heap_stats before = heap.stats();
+    const std::size_t big = std::min<std::size_t>(64 * 1024 * 1024, tlsf_block_size_max() / 2);
+    tlsf::allocator<char> on_default;
+    std::vector<char *> blocks; // std::allocator: not the heap under test
+    while (heap.stats().pool_count < before.pool_count + 2 && blocks.size() < 1000) {
+        char *block = on_default.allocate(big);
+        ASSERT_NE(block, nullptr);
+        block[big - 1] = 1;
+        EXPECT_TRUE(heap.contains(block));
+        blocks.push_back(block);
+    }
+    const tlsf::heap_stats grown = heap.stats();
+    ASSERT_EQ(grown.pool_count, before.pool_count + 2);
+    if constexpr (support::stats) {
+        EXPECT_EQ(grown.failed_count, before.failed_count + 2);
+        EXPECT_EQ(grown.live_blocks, before.live_blocks + blocks.size());
+    }
+    for (char *block : blocks)
+        on_default.deallocate(block, big);
+    if constexpr (support::stats) {
+        EXPECT_EQ(heap.stats().live_blocks, before.live_blocks);
+    }
+    EXPECT_TRUE(heap.check());
+}
+
 TEST(DefaultHeap, ManySmallAllocationsKeepGrowingIt) {
     tlsf::heap &heap = tlsf::default_heap();
     std::vector<void *> blocks; // std::allocator: not the heap under test

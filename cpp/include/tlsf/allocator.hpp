@@ -83,7 +83,7 @@ class allocator {
         if constexpr (alignof(T) > alignment)
             block = heap_->memalign(alignof(T), bytes);
         else
-            block = heap_->malloc(bytes);
+            block = detail::heap_malloc(*heap_, bytes); // inline lock on the default heap
         if (block == nullptr) detail::fail(failure::out_of_memory, bytes);
         return static_cast<T *>(block);
     }
@@ -93,7 +93,7 @@ class allocator {
 #if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
         if (heap_ == nullptr) return thread_heaps_free(pointer);
 #endif
-        heap_->free(pointer);
+        detail::heap_free(*heap_, pointer);
     }
 
     // The largest n for which n * sizeof(T) does not overflow.

@@ -295,6 +295,57 @@ inline heap &default_heap() noexcept {
     return detail::default_heap_object();
 }
 
+namespace detail {
+
+// The default heap's fast paths, shared by the global operator new and delete
+// (<tlsf/global_new.hpp>) and by a tlsf::allocator on the default heap: the lock taken
+// inline (default_heap_guard), one core call, the unlock - no function pointer, no
+// first-use check. (heap::malloc and heap::free take any heap's lock through its hooks:
+// two indirect calls per call.)
+
+// malloc from the default heap's free lists, without growing it. `searched` tells whether
+// they were searched: not when the heap has no memory yet or its lock is not known yet
+// (TLSF_LOCK_USER before first use); a caller that retries should then grow the heap
+// first, since a second search would count a second failure in its statistics.
+inline void *default_heap_try_malloc(std::size_t bytes, bool &searched) noexcept {
+    searched = false;
+    if (!default_heap_lock_known()) return nullptr;
+    default_heap_guard guard;
+    tlsf_t handle = default_heap_object().native_handle();
+    if (handle == nullptr) return nullptr;
+    searched = true;
+    return tlsf_malloc(handle, bytes);
+}
+
+// Free a block of the default heap. Any pointer but nullptr came from it, so the heap has
+// a control structure (and, with TLSF_LOCK_USER, its lock): no first-use or null-handle
+// test is needed. nullptr is left to tlsf_free, which returns at once, except with
+// TLSF_LOCK_USER, whose lock may not exist yet: there it returns before the lock.
+inline void default_heap_free(void *block) noexcept {
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_USER
+    if (block == nullptr) return;
+#endif
+    default_heap_guard guard;
+    tlsf_free(default_heap_object().native_handle(), block);
+}
+
+// heap::malloc and heap::free on `h`, through the fast paths above when `h` is the default
+// heap: the same results (a failed search grows the heap, then searches once more).
+inline void *heap_malloc(heap &h, std::size_t bytes) noexcept {
+    if (&h == &default_heap_object()) {
+        bool searched;
+        if (void *block = default_heap_try_malloc(bytes, searched)) return block;
+        if (searched && !h.grow(bytes)) return nullptr;
+    }
+    return h.malloc(bytes);
+}
+inline void heap_free(heap &h, void *block) noexcept {
+    if (&h == &default_heap_object()) return default_heap_free(block);
+    h.free(block);
+}
+
+} // namespace detail
+
 // Give `bytes` bytes at `memory` to the default heap. While the heap has no memory (no
 // static array or linker region is configured and it has not grown yet) they receive its
 // control structure and first pool; otherwise they become one more pool. The memory must

@@ -128,12 +128,7 @@ inline void *allocate_from_free_lists(std::size_t bytes, bool &searched) noexcep
 #if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
     return thread_heaps_allocate(bytes, new_alignment); // a failure is retried by the slow path
 #else
-    if (!default_heap_lock_known()) return nullptr;
-    default_heap_guard guard;
-    tlsf_t handle = default_heap_object().native_handle();
-    if (handle == nullptr) return nullptr;
-    searched = true;
-    return tlsf_malloc(handle, bytes);
+    return default_heap_try_malloc(bytes, searched);
 #endif
 }
 
@@ -159,20 +154,13 @@ inline void *global_new_nothrow(std::size_t bytes) noexcept {
     }
 }
 
-// Every operator delete: the lock, tlsf_free, the unlock. Any pointer but nullptr came
-// from this heap, which therefore has a control structure (and, with TLSF_LOCK_USER, its
-// lock): no first-use or null-handle test is needed. nullptr is left to tlsf_free, which
-// returns at once (a delete expression tests for it before calling, so it is rare here),
-// except with TLSF_LOCK_USER, whose lock may not exist yet: there it returns before the lock.
+// Every operator delete: the lock, tlsf_free, the unlock (default_heap_free; a delete
+// expression tests for nullptr before calling, so it is rare here).
 inline void global_delete(void *block) noexcept {
 #if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
     thread_heaps_free(block); // free(nullptr) does nothing
 #else
-#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_USER
-    if (block == nullptr) return;
-#endif
-    default_heap_guard guard;
-    tlsf_free(default_heap_object().native_handle(), block);
+    default_heap_free(block);
 #endif
 }
 
