@@ -339,6 +339,12 @@ inline void *heap_malloc(heap &h, std::size_t bytes) noexcept {
     }
     return h.malloc(bytes);
 }
+// heap::memalign on `h`: up to tlsf::alignment (a power of two, else nullptr) heap_malloc.
+inline void *heap_memalign(heap &h, std::size_t align, std::size_t bytes) noexcept {
+    if (align > alignment) return h.memalign(align, bytes);
+    if (align == 0 || (align & (align - 1)) != 0) return nullptr;
+    return heap_malloc(h, bytes);
+}
 inline void heap_free(heap &h, void *block) noexcept {
     if (&h == &default_heap_object()) return default_heap_free(block);
     h.free(block);

@@ -68,9 +68,11 @@ class memory_resource final : public std::pmr::memory_resource {
     // the failure handler). O(1).
     void *do_allocate(std::size_t bytes, std::size_t align) override {
 #if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
-        void *block = heap_ ? heap_->memalign(align, bytes) : thread_heaps_allocate(bytes, align);
+        void *block = heap_ ? detail::heap_memalign(*heap_, align, bytes)
+                            : thread_heaps_allocate(bytes, align);
 #else
-        void *block = heap_->memalign(align, bytes);
+        void *block =
+            detail::heap_memalign(*heap_, align, bytes); // inline lock on the default heap
 #endif
         if (block == nullptr) detail::fail(failure::out_of_memory, bytes);
         return block;
@@ -81,7 +83,7 @@ class memory_resource final : public std::pmr::memory_resource {
 #if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
         if (heap_ == nullptr) return thread_heaps_free(block);
 #endif
-        heap_->free(block);
+        detail::heap_free(*heap_, block);
     }
 
     // Equal to another tlsf::memory_resource on the same heap: each can free what the
