@@ -298,10 +298,11 @@ inline heap &default_heap() noexcept {
 namespace detail {
 
 // The default heap's fast paths, shared by the global operator new and delete
-// (<tlsf/global_new.hpp>) and by a tlsf::allocator on the default heap: the lock taken
-// inline (default_heap_guard), one core call, the unlock - no function pointer, no
-// first-use check. (heap::malloc and heap::free take any heap's lock through its hooks:
-// two indirect calls per call.)
+// (<tlsf/global_new.hpp>) and by tlsf::allocator and tlsf::memory_resource on the default
+// heap (heap_malloc, heap_memalign, heap_free below): the lock taken inline
+// (default_heap_guard), one core call, the unlock - no function pointer, no first-use
+// check. (heap::malloc and heap::free take any heap's lock through its hooks: two indirect
+// calls per call.)
 
 // malloc from the default heap's free lists, without growing it. `searched` tells whether
 // they were searched: not when the heap has no memory yet or its lock is not known yet
@@ -339,11 +340,11 @@ inline void *heap_malloc(heap &h, std::size_t bytes) noexcept {
     }
     return h.malloc(bytes);
 }
-// heap::memalign on `h`: up to tlsf::alignment (a power of two, else nullptr) heap_malloc.
+// heap::memalign on `h`: a valid alignment up to tlsf::alignment is heap_malloc; any other
+// (larger, or not a power of two) is left to heap::memalign, which judges it.
 inline void *heap_memalign(heap &h, std::size_t align, std::size_t bytes) noexcept {
-    if (align > alignment) return h.memalign(align, bytes);
-    if (align == 0 || (align & (align - 1)) != 0) return nullptr;
-    return heap_malloc(h, bytes);
+    const bool plain = align != 0 && align <= alignment && (align & (align - 1)) == 0;
+    return plain ? heap_malloc(h, bytes) : h.memalign(align, bytes);
 }
 inline void heap_free(heap &h, void *block) noexcept {
     if (&h == &default_heap_object()) return default_heap_free(block);
