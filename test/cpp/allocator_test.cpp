@@ -297,6 +297,23 @@ TEST(MemoryResource, HonoursAlignment) {
     expect_empty(heap);
 }
 
+// The default resource takes the default heap's inline fast path up to tlsf::alignment
+// (detail::heap_memalign); larger alignments and ones that are not a power of two go to
+// heap::memalign, which serves the first and refuses the second.
+TEST(MemoryResource, OnTheDefaultHeapHonoursAlignmentAndRefusesABadOne) {
+    tlsf::memory_resource resource;
+    tlsf::heap &heap = tlsf::default_heap();
+    for (std::size_t align : {std::size_t{1}, std::size_t{8}, tlsf::alignment, std::size_t{256}}) {
+        void *block = resource.allocate(100, align);
+        EXPECT_TRUE(aligned(block, align)) << align;
+        EXPECT_TRUE(heap.contains(block));
+        resource.deallocate(block, 100, align);
+    }
+    EXPECT_THROW((void)resource.allocate(100, 3), std::bad_alloc);
+    EXPECT_THROW((void)resource.allocate(100, 0), std::bad_alloc);
+    EXPECT_TRUE(heap.check());
+}
+
 TEST(MemoryResource, ExhaustionThrowsBadAlloc) {
     test_heap heap;
     tlsf::memory_resource resource(heap);
