@@ -8,7 +8,8 @@
 //   fill    allocate only: the cost of headers, alignment and size-class rounding
 //   mixed   each step frees a random live block with probability 1/3, else allocates:
 //           the live set grows while holes open and close, so fragmentation adds in
-// Each runs over 20 seeds; min, mean and max are reported.
+// Each runs over 20 seeds; min, mean and max are reported. With slabs (64-bit builds) the
+// same heap with 4 KiB slabs (tlsf-slab) shows what a fixed heap gives up for them.
 //
 // Peers: glibc, jemalloc and tcmalloc cannot be confined to a caller-given region
 // through their public interfaces (jemalloc could through custom extent hooks, but its
@@ -186,6 +187,11 @@ int main(int argc, char **argv) {
     bench::tlsf_c_heap small(std::size_t{1} << 20);
     rows.push_back(measure(small, "fill", 0));
     rows.push_back(measure(small, "mixed", 3));
+    if (TLSF_SLABS) { // what a fixed heap gives up for slabs (tlsf_slabs_enable, 4 KiB)
+        bench::tlsf_c_heap slabs(std::size_t{1} << 20, 4096);
+        rows.push_back(measure(slabs, "fill", 0));
+        rows.push_back(measure(slabs, "mixed", 3));
+    }
 
     std::vector<std::string> notes = {
         "libc, jemalloc, tcmalloc: no way to confine them to a fixed region, not measured"};

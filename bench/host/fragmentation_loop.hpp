@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // fragmentation_loop.hpp - the growth loop of workload 7 (tlsf_fragmentation): random
-// sizes of 8..1024 bytes go into a fixed heap until a request fails. Shared with the slab
-// prototype, so that both measure exactly the same sequence.
+// sizes of 8..1024 bytes go into a fixed heap until a request fails. The same sequence for
+// every heap the tool measures (TLSF with and without slabs, mimalloc).
 #ifndef TLSF_BENCH_FRAGMENTATION_LOOP_HPP
 #define TLSF_BENCH_FRAGMENTATION_LOOP_HPP
 

@@ -31,18 +31,22 @@ class libc_heap {
 // its pool the same way.
 class tlsf_c_heap {
   public:
-    explicit tlsf_c_heap(std::size_t bytes) : memory_(words_for(bytes)) { reset(); }
+    // With `slab_bytes`, the heap has slabs of that size (tlsf_slabs_enable).
+    explicit tlsf_c_heap(std::size_t bytes, std::size_t slab_bytes = 0)
+        : memory_(words_for(bytes)), slab_bytes_(slab_bytes) {
+        reset();
+    }
     tlsf_c_heap(const tlsf_c_heap &) = delete;
     tlsf_c_heap &operator=(const tlsf_c_heap &) = delete;
 
-    const char *name() const { return "tlsf"; }
+    const char *name() const { return slab_bytes_ ? "tlsf-slab" : "tlsf"; }
     void *allocate(std::size_t bytes) { return tlsf_malloc(heap_, bytes); }
     void deallocate(void *ptr) { tlsf_free(heap_, ptr); }
 
     // Start over with an empty heap: the state every pass of a repeated run begins in.
     void reset() {
         heap_ = tlsf_create_with_pool(memory_.data(), memory_.size() * sizeof(std::max_align_t));
-        if (heap_ == nullptr) throw std::bad_alloc();
+        if (heap_ == nullptr || tlsf_slabs_enable(heap_, slab_bytes_) != 0) throw std::bad_alloc();
     }
 
     tlsf_t handle() const { return heap_; }
@@ -54,6 +58,7 @@ class tlsf_c_heap {
     }
 
     std::vector<std::max_align_t> memory_; // aligned to tlsf_align_size() on every target
+    std::size_t slab_bytes_;
     tlsf_t heap_ = nullptr;
 };
 

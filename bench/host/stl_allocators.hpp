@@ -3,6 +3,7 @@
 //
 //   std::allocator            operator new -> glibc malloc: the baseline
 //   tlsf::allocator           bound to a tlsf::heap of its own (no lock, as on one core)
+//   tlsf::allocator(slabs)    the same with slabs (set_slabs(4096); 64-bit builds)
 //   tlsf::allocator(default)  the process default heap (std::mutex, grows by mmap)
 //   pmr(tlsf)                 std::pmr::polymorphic_allocator on tlsf::memory_resource
 //   pmr(new_delete)           std::pmr::polymorphic_allocator on new_delete_resource(),
@@ -65,6 +66,16 @@ inline tlsf::heap &cpp_suite_heap() {
     return heap;
 }
 
+// The same with slabs (tlsf::heap::set_slabs, 4 KiB): what a heap that opts in gets.
+inline tlsf::heap &cpp_suite_slab_heap() {
+    constexpr std::size_t kBytes = std::size_t{64} << 20;
+    static std::vector<std::max_align_t> memory(kBytes / sizeof(std::max_align_t));
+    static tlsf::heap heap(memory.data(), kBytes);
+    static const bool with_slabs = heap.set_slabs(4096);
+    (void)with_slabs;
+    return heap;
+}
+
 inline tlsf::memory_resource &cpp_suite_resource() {
     static tlsf::memory_resource resource(cpp_suite_heap());
     return resource;
@@ -76,6 +87,7 @@ template <class Visit>
 void for_each_stl_allocator(heap_set &heaps, Visit &&visit) {
     visit("std::allocator", std::allocator<char>());
     visit("tlsf::allocator", tlsf::allocator<char>(cpp_suite_heap()));
+    if (TLSF_SLABS) visit("tlsf::allocator(slabs)", tlsf::allocator<char>(cpp_suite_slab_heap()));
     visit("tlsf::allocator(default)", tlsf::allocator<char>());
     visit("pmr(tlsf)", std::pmr::polymorphic_allocator<char>(&cpp_suite_resource()));
     visit("pmr(new_delete)",

@@ -119,6 +119,8 @@ typedef struct tlsf_stats {
 #define tlsf_usable_size TLSF_ABI_NAME(tlsf_usable_size)
 #define tlsf_cache_flush TLSF_ABI_NAME(tlsf_cache_flush)
 #define tlsf_cache_set_limit TLSF_ABI_NAME(tlsf_cache_set_limit)
+#define tlsf_slabs_enable TLSF_ABI_NAME(tlsf_slabs_enable)
+#define tlsf_slabs_size TLSF_ABI_NAME(tlsf_slabs_size)
 #define tlsf_size TLSF_ABI_NAME(tlsf_size)
 #define tlsf_align_size TLSF_ABI_NAME(tlsf_align_size)
 #define tlsf_block_size_min TLSF_ABI_NAME(tlsf_block_size_min)
@@ -206,9 +208,14 @@ void tlsf_remove_pool(tlsf_t tlsf, pool_t pool);
  * and the search runs once more: a request fails only when the heap truly has no room. With
  * TLSF_CACHE_DRAIN_STALE (64-bit default) a request that misses its cached class, finds no
  * room in the budget for it and follows a run of frees the cache refused, as many as it
- * can hold blocks, with no push or pop among them, drains it first too (same bound). With
- * TLSF_FILL the block's usable bytes hold TLSF_FILL_ALLOC_BYTE (0xCD); this, and the same for
- * memalign and realloc's added bytes, costs a memset of the block.
+ * can hold blocks, with no push or pop among them, drains it first too (same bound). On a
+ * heap with slabs (tlsf_slabs_enable) a small request that misses the cache pops an object
+ * of its slab; when the slab is full, another one is made current, or a new one is taken
+ * with one memalign (the same search, drain included), and when there is no room for a
+ * slab the request takes the lists as above; a drain also gives back the empty slabs (a
+ * pass over the 17 object spans). With TLSF_FILL the block's usable bytes hold
+ * TLSF_FILL_ALLOC_BYTE (0xCD); this, and the same for memalign and realloc's added bytes,
+ * costs a memset of the block.
  */
 void *tlsf_malloc(tlsf_t tlsf, size_t bytes);
 
@@ -260,7 +267,9 @@ void *tlsf_realloc(tlsf_t tlsf, void *ptr, size_t bytes);
 /*
  * tlsf_free: return a block to the heap: with the front cache (TLSF_CACHE), a plain block
  * of an exact small class is kept whole on its class's stack while the budget allows;
- * otherwise it is merged with its free physical neighbours. NULL is ignored. Misuse is
+ * a slab's object (tlsf_slabs_enable) goes on its slab's free list, and the slab back to
+ * the lists if it was its last in use and the slab is not its span's current one;
+ * otherwise the block is merged with its free physical neighbours. NULL is ignored. Misuse is
  * reported to the error handler and the heap and its statistics are left untouched:
  *   TLSF_CHECKS >= 1: a misaligned pointer (TLSF_ERROR_BAD_POINTER); a block already
  *     free or cached (TLSF_ERROR_DOUBLE_FREE);
@@ -318,8 +327,9 @@ size_t tlsf_alloc_overhead(void);
 
 /*
  * tlsf_walk_pool: call `walker(ptr, usable_size, used, user)` for each block of the pool
- * in address order; a block in the front cache is reported free (used 0). A NULL walker
- * does nothing. The walker must not allocate from or free into the heap. Linear in the
+ * in address order; a block in the front cache is reported free (used 0); a slab
+ * (tlsf_slabs_enable) is reported as its unused part (free) and each object it handed out. A NULL
+ * walker does nothing. The walker must not allocate from or free into the heap. Linear in the
  * pool's block count plus, without the checks (TLSF_CHECKS 0, where cached blocks carry no
  * mark and the walk marks them for its duration), twice the number of cached blocks; not
  * for real-time paths.
@@ -345,9 +355,11 @@ int tlsf_check_pool(pool_t pool);
  * tlsf_get_stats: fill `*stats` with the heap's statistics. O(1), and it changes nothing
  * (the cache is not flushed): largest_allocatable is the largest request served without
  * draining the cache, which equals tlsf_largest_allocatable() when the cache is empty or
- * compiled out and is never above it. Cached blocks count as free. With TLSF_STATS == 0
- * only pool_bytes, pool_count and largest_allocatable are filled; the rest are 0.
- * NULL arguments are ignored.
+ * compiled out and is never above it. On a heap with slabs it may be above it by a cached
+ * slab object (at most 248 bytes: a flush gives that to its slab, not the lists), and
+ * below it while a slab has no object in use (a flush gives the slab back). Cached blocks count as
+ * free. With TLSF_STATS == 0 only pool_bytes, pool_count and largest_allocatable are filled; the
+ * rest are 0. NULL arguments are ignored.
  */
 void tlsf_get_stats(tlsf_t tlsf, tlsf_stats_t *stats);
 
@@ -358,7 +370,9 @@ void tlsf_reset_peak(tlsf_t tlsf);
  * tlsf_largest_allocatable: the largest `bytes` for which tlsf_malloc(tlsf, bytes) would
  * succeed right now (0 if none would). Exact, not an estimate: computed in O(1) from the
  * bitmaps, using the same size-class rounding as tlsf_malloc, after flushing the front
- * cache (a malloc the lists cannot serve drains it too, so the answer is the same).
+ * cache (a malloc the lists cannot serve drains it too, so the answer is the same). On a
+ * heap with slabs (tlsf_slabs_enable) a request of up to 248 bytes may also be served by
+ * a free object of a slab of its span when this says 0.
  */
 size_t tlsf_largest_allocatable(tlsf_t tlsf);
 
@@ -367,8 +381,10 @@ size_t tlsf_largest_allocatable(tlsf_t tlsf);
  * with its free neighbours, as a free without the cache would have. Bounded: at most
  * TLSF_CACHE_BYTES / (2 * smallest block span) blocks, each an O(1) free, plus a pass over
  * the cached classes (2 << TLSF_SL_INDEX_LOG2 of them): the budget charges every cached
- * block twice its span, so it bounds the number of blocks too. Nothing without the cache;
- * NULL is ignored. The statistics do not change (cached blocks already count as free).
+ * block twice its span, so it bounds the number of blocks too. On a heap with slabs it
+ * also gives back every slab with no object in use (at most one per object span: 15 more
+ * O(1) frees). Nothing without the cache; NULL is ignored. The statistics do not change
+ * (cached blocks and unused slab space already count as free).
  */
 void tlsf_cache_flush(tlsf_t tlsf);
 
@@ -380,6 +396,33 @@ void tlsf_cache_flush(tlsf_t tlsf);
  * TLSF_CACHE_BYTES.
  */
 size_t tlsf_cache_set_limit(tlsf_t tlsf, size_t bytes);
+
+/*
+ * tlsf_slabs_enable: cut this heap's requests of up to TLSF_SLAB_REQUEST_MAX bytes (248 on
+ * 64-bit targets, 232 with TLSF_SL_INDEX_LOG2 3, where the exact size classes end) with an
+ * alignment of at most tlsf_align_size() from slabs of `slab_bytes` bytes from now on
+ * (TLSF_SLABS, tlsf_config.h). A slab is one block of the heap, aligned to its size,
+ * holding objects of one span; a free pushes the object on its slab's free list (or into
+ * the front cache) instead of merging it, and a slab goes back to the lists when its last
+ * object is freed. Every call stays O(1); the price is that a slab's free objects serve only
+ * its span, so a full heap fails somewhat earlier (README, "Benchmarks": the fragmentation
+ * figures). When no slab can be taken from the lists, a request gets an ordinary block.
+ * `slab_bytes` must be a power of two from TLSF_SLAB_BYTES_MIN to TLSF_SLAB_BYTES_MAX (4 to
+ * 64 KiB), and while the heap holds slabs it cannot change (objects find their slab by its
+ * alignment); 0 switches slabs off for new requests (the cache is flushed, objects in use
+ * stay valid, and empty slabs go back at once). Objects are blocks to every other call:
+ * tlsf_free, tlsf_realloc (in place while the new size fits the object), tlsf_usable_size,
+ * the misuse checks, ASan, valgrind and the fill patterns treat them as such;
+ * tlsf_walk_pool reports a slab's objects one by one and the rest of the slab as free; the
+ * statistics count each object as a block of its span and the rest of a slab as free.
+ * Returns 0 on success, -1 for a NULL heap, a bad `slab_bytes`, a change of size while slabs
+ * exist, or a build without TLSF_SLABS (where 0 still succeeds).
+ */
+int tlsf_slabs_enable(tlsf_t tlsf, size_t slab_bytes);
+
+/* tlsf_slabs_size: the slab size of a heap with slabs switched on, 0 otherwise (and for a
+ * NULL heap). */
+size_t tlsf_slabs_size(tlsf_t tlsf);
 
 /*
  * tlsf_set_error_handler: install `handler` (NULL restores the default: see

@@ -176,6 +176,32 @@
 #endif
 
 /*
+ * TLSF_SLABS: whether a heap may cut its small blocks from slabs (core/src/tlsf_slab.h),
+ * switched on per heap at run time by tlsf_slabs_enable. A slab is one block of the heap
+ * (4 to 64 KiB, aligned to its size) cut into objects of one span; a freed object goes on
+ * its slab's free list and never merges, and a slab whose last object is freed goes back to
+ * the lists. Requests of up to 248 bytes then cost a pop or a push of a slab's list, where
+ * a burst of list nodes freed in order would make every free merge (README, "Benchmarks":
+ * the STL suite's list row). The price is memory: a slab's unused objects serve only its
+ * own span, so a fixed heap with slabs fails earlier (the fragmentation benchmark: at
+ * about 91% live instead of 96% with 4 KiB slabs), which is why no heap has slabs until
+ * it asks. Every call stays O(1). Needs the front cache (the slab door sits on its miss
+ * path) and 16-byte alignment (an object's header word carries a flag of its own).
+ * Default: 1 on 64-bit targets with the cache, 0 elsewhere (bare-metal builds carry no
+ * slab code, and their bounds do not change); with 0 tlsf_slabs_enable refuses.
+ */
+#ifndef TLSF_SLABS
+#if TLSF_CACHE && TLSF_PTR_BITS == 64 && TLSF_ALIGN_LOG2 >= 4
+#define TLSF_SLABS 1
+#else
+#define TLSF_SLABS 0
+#endif
+#endif
+#if TLSF_SLABS && (!TLSF_CACHE || TLSF_ALIGN_LOG2 < 4)
+#error "TLSF_SLABS needs TLSF_CACHE and TLSF_ALIGN_LOG2 >= 4"
+#endif
+
+/*
  * TLSF_USE_BUILTIN_BITSCAN: 1 uses the compiler's count-leading/trailing-zeros builtins
  * (one CLZ instruction on Cortex-M3/M4/M7, BSR/LZCNT on x86); 0 uses a portable,
  * branch-bounded fallback. Defaults to 1 with GCC and Clang.
@@ -326,13 +352,26 @@
      TLSF_SENTINEL_BYTES_)
 #define TLSF_MIN_SPAN_BYTES                                                                        \
     TLSF_ROUND_UP_(TLSF_HEADER_BYTES + 2 * TLSF_WORD_BYTES_, TLSF_ALIGN_BYTES_)
+/* The slabs' object spans: TLSF_ALIGN apart, up to 256 bytes where the exact size classes
+ * reach that far (tlsf_slab.h), and TLSF_SLAB_REQUEST_MAX, the largest request a slab serves
+ * (an object's header is one word): 248 bytes on 64-bit targets by default. */
+#define TLSF_SLAB_CLASSES_ ((256 >> TLSF_ALIGN_LOG2) + 1)
+#define TLSF_SLAB_SPAN_MAX_                                                                        \
+    (256 < (2 << (TLSF_SL_INDEX_LOG2 + TLSF_ALIGN_LOG2))                                           \
+         ? 256                                                                                     \
+         : (2 << (TLSF_SL_INDEX_LOG2 + TLSF_ALIGN_LOG2)) - TLSF_ALIGN_BYTES_)
+#define TLSF_SLAB_REQUEST_MAX (TLSF_SLAB_SPAN_MAX_ - TLSF_WORD_BYTES_)
+/* The slab sizes tlsf_slabs_enable accepts: powers of two in this range. */
+#define TLSF_SLAB_BYTES_MIN 4096
+#define TLSF_SLAB_BYTES_MAX 65536
 #define TLSF_ROWS_ (TLSF_MAX_BLOCK_LOG2 - TLSF_SL_INDEX_LOG2 - TLSF_ALIGN_LOG2 + 1)
 /* The control structure (core/src/tlsf_heap.h): bitmap words, the state words between them
  * and the list heads, and the heads. The bitmaps cover every class plus the slots the
  * words before the heads take (at most 34 bitmap words and the state, see FIRST_SLOT). */
 #define TLSF_STATE_WORDS_                                                                          \
     (5 * TLSF_STATS + 4 + (TLSF_CHECKS >= 2) +                                                     \
-     TLSF_CACHE * ((2 << TLSF_SL_INDEX_LOG2) + 2 + 2 * TLSF_CACHE_DRAIN_STALE))
+     TLSF_CACHE * ((2 << TLSF_SL_INDEX_LOG2) + 2 + 2 * TLSF_CACHE_DRAIN_STALE) +                   \
+     TLSF_SLABS * (2 * TLSF_SLAB_CLASSES_ + 4))
 #define TLSF_CLASS_WORDS_                                                                          \
     (((4 * 34 + TLSF_WORD_BYTES_ * TLSF_STATE_WORDS_) / (2 * TLSF_WORD_BYTES_) + 1 +               \
       (TLSF_ROWS_ << TLSF_SL_INDEX_LOG2) + 31) /                                                   \
@@ -345,10 +384,15 @@
 #define TLSF_HEAP_MIN_BYTES (TLSF_CONTROL_BYTES + TLSF_POOL_OVERHEAD_BYTES + TLSF_MIN_SPAN_BYTES)
 
 /* The cache's budget as it enters the tag: 0 when the cache is off, followed by an `s` with
- * TLSF_CACHE_DRAIN_STALE (the control structure has two words more). */
+ * TLSF_CACHE_DRAIN_STALE (the control structure has two words more), and by an `l` with
+ * TLSF_SLABS (the slabs' state, and a size-word flag older builds do not know). */
 #define TLSF_PASTE_RAW_(a, b) a##b
 #define TLSF_PASTE_(a, b) TLSF_PASTE_RAW_(a, b)
-#if TLSF_CACHE && TLSF_CACHE_DRAIN_STALE
+#if TLSF_CACHE && TLSF_CACHE_DRAIN_STALE && TLSF_SLABS
+#define TLSF_CACHE_TAG_ TLSF_PASTE_(TLSF_PASTE_(TLSF_CACHE_BYTES, s), l)
+#elif TLSF_CACHE && TLSF_SLABS
+#define TLSF_CACHE_TAG_ TLSF_PASTE_(TLSF_CACHE_BYTES, l)
+#elif TLSF_CACHE && TLSF_CACHE_DRAIN_STALE
 #define TLSF_CACHE_TAG_ TLSF_PASTE_(TLSF_CACHE_BYTES, s)
 #elif TLSF_CACHE
 #define TLSF_CACHE_TAG_ TLSF_CACHE_BYTES

@@ -15,12 +15,18 @@
  * more: the only loop, with its bound stated in tlsf.h. (With TLSF_CACHE_DRAIN_STALE a
  * cache gone stale is drained too, by a malloc's miss or a large free: cache_note_miss,
  * cache_note_refusal.)
+ *
+ * With slabs (TLSF_SLABS, tlsf_slab.h, on the heaps that ask), a small request the cache
+ * misses pops an object of its span's slab, and a free the cache refuses pushes an object
+ * on its slab's free list: neither touches the lists, except to take a new slab (one
+ * memalign) or give an empty one back (one free of a block).
  */
 #include <string.h>
 
 #include "tlsf_cache.h"
 #include "tlsf_checks.h"
 #include "tlsf_heap.h"
+#include "tlsf_slab.h"
 
 /* A NULL heap is refused by the checked builds (TLSF_CHECKS >= 1); without checks the
  * caller promises a valid heap and the test costs nothing. */
@@ -70,7 +76,8 @@ static inline TLSF_NO_ASAN void block_use_front(tlsf_t heap, block_t *block, siz
  * is none, drain the cache (its blocks may merge into a large enough one) and search once more.
  * Returns 0 when the heap has no block large enough. */
 static inline TLSF_NO_ASAN int find_class_or_drain(tlsf_t heap, unsigned *slot) {
-    return find_free_class(heap, slot) || (cache_drain(heap) && find_free_class(heap, slot));
+    return find_free_class(heap, slot) ||
+           ((cache_drain(heap) | slab_release_empty(heap)) && find_free_class(heap, slot));
 }
 
 /*
@@ -188,6 +195,21 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_exact_class(tlsf_t heap, size_t 
 }
 #endif
 
+#if TLSF_SLABS
+/* A request of an exact class that missed the cache, on a heap with slabs (slab_serves): an
+ * object of a slab, or a block from the lists if no slab can be had. */
+static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_slab(tlsf_t heap, size_t bytes, size_t span) {
+    void *ptr = slab_malloc(heap, span);
+    if (ptr != NULL) return ptr;
+#if TLSF_SPEED_OVER_SIZE
+    (void)bytes;
+    return malloc_exact_class(heap, span);
+#else
+    return malloc_from_lists(heap, bytes);
+#endif
+}
+#endif
+
 TLSF_NO_ASAN void *tlsf_malloc(tlsf_t heap, size_t bytes) {
     void *ptr;
     size_t span;
@@ -197,6 +219,9 @@ TLSF_NO_ASAN void *tlsf_malloc(tlsf_t heap, size_t bytes) {
         stats_on_alloc(heap, span);
         return block_hand_out(block_from_ptr(ptr));
     }
+#if TLSF_SLABS
+    if (slab_serves(heap, span)) return malloc_from_slab(heap, bytes, span);
+#endif
 #if TLSF_CACHE && TLSF_SPEED_OVER_SIZE
     if (span != 0) return malloc_exact_class(heap, span);
 #endif
@@ -218,6 +243,17 @@ static TLSF_NO_ASAN unsigned natural_alignment_log2(uintptr_t address, unsigned 
     uintptr_t lowest = address & (~address + 1u);
     unsigned log2 = lowest ? bits_fls_size((size_t)lowest) : limit_log2;
     return log2 < limit_log2 ? log2 : limit_log2;
+}
+
+/* memalign's block `block` for its user: handed out to the tools, except while a slab's
+ * memory is taken (TLSF_SLABS: the slab's objects are handed out one by one instead). */
+static inline TLSF_NO_ASAN void *memalign_hand_out(tlsf_t heap, block_t *block) {
+#if TLSF_SLABS
+    if (heap->slabs.taking) return block_to_ptr(block);
+#else
+    (void)heap;
+#endif
+    return block_hand_out(block);
 }
 
 TLSF_NO_ASAN void *tlsf_memalign_offset(tlsf_t heap, size_t align, size_t bytes, size_t offset) {
@@ -264,7 +300,7 @@ TLSF_NO_ASAN void *tlsf_memalign_offset(tlsf_t heap, size_t align, size_t bytes,
     block_use_front(heap, block, have, want, flags);
     *slot_alignment_log2(block, word_span(*slot_size(block))) =
         natural_alignment_log2((uintptr_t)block_to_ptr(block), bits_fls_size(align));
-    return block_hand_out(block);
+    return memalign_hand_out(heap, block);
 }
 
 TLSF_NO_ASAN void *tlsf_memalign(tlsf_t heap, size_t align, size_t bytes) {
@@ -381,6 +417,23 @@ static TLSF_FREE_LIST_PATH TLSF_NO_ASAN void free_to_lists(tlsf_t heap, void *pt
     cache_note_refusal(heap, word_span(word)); /* last: nothing else is live then */
 }
 
+#if TLSF_SLABS
+/* 1 if the slab object `ptr` with tag `word`, which block_misuse passed, may be freed or
+ * resized; otherwise the handler hears why (slab_misuse) and 0 is returned. */
+static inline TLSF_NO_ASAN int slab_check(tlsf_t heap, const void *ptr, size_t word) {
+    tlsf_error_t misuse = slab_misuse(word);
+    if (misuse == TLSF_ERROR_NONE) return 1;
+    tlsf_report(heap, misuse, ptr);
+    return 0;
+}
+
+/* free's slab path, for an object the cache did not take; out of line for the same reason
+ * as the list path. */
+static TLSF_LIST_PATH TLSF_NO_ASAN void free_slab_object(tlsf_t heap, void *ptr, size_t word) {
+    if (slab_check(heap, ptr, word)) slab_free(heap, ptr, word);
+}
+#endif
+
 TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
     size_t word, span, left;
     if (ptr == NULL || !heap_usable(heap) || !free_check_pointer(heap, ptr)) return;
@@ -394,6 +447,12 @@ TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
         stats_on_free(heap, span);
         return;
     }
+#if TLSF_SLABS
+    if (slab_object(word)) {
+        free_slab_object(heap, ptr, word);
+        return;
+    }
+#endif
     free_to_lists(heap, ptr, word);
 }
 
@@ -434,6 +493,17 @@ static TLSF_NO_ASAN void *realloc_move(tlsf_t heap, void *ptr, size_t bytes, siz
     return fresh;
 }
 
+#if TLSF_SLABS
+/* realloc of a slab object (tag `word`): it stays where it is while the request fits its
+ * usable bytes, and moves otherwise. A freed object or a slab's own pointer is refused as
+ * free refuses it. */
+static TLSF_NO_ASAN void *realloc_slab_object(tlsf_t heap, void *ptr, size_t bytes, size_t word) {
+    if (!slab_check(heap, ptr, word)) return NULL;
+    if (bytes <= block_usable(word)) return ptr;
+    return realloc_move(heap, ptr, bytes, word);
+}
+#endif
+
 TLSF_NO_ASAN void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
     block_t *block;
     size_t word, have, want, record = 0, extra;
@@ -446,6 +516,9 @@ TLSF_NO_ASAN void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
     if (heap == NULL || !block_check_in_use(heap, ptr)) return NULL;
     block = block_from_ptr(ptr);
     word = *slot_size(block);
+#if TLSF_SLABS
+    if (slab_object(word)) return realloc_slab_object(heap, ptr, bytes, word);
+#endif
     have = word_span(word);
     extra = (word & BLOCK_ALIGNED) ? TLSF_WORD : 0;
     if (bytes > MAX_REQUEST - extra) return alloc_failed(heap);
@@ -475,6 +548,11 @@ TLSF_NO_ASAN size_t tlsf_block_size(void *ptr) {
 }
 
 TLSF_NO_ASAN size_t tlsf_usable_size(tlsf_t heap, const void *ptr) {
+    size_t word;
     if (ptr == NULL || heap == NULL || !block_check_in_use(heap, ptr)) return 0;
-    return block_usable(*slot_size(block_from_ptr(ptr)));
+    word = *slot_size(block_from_ptr(ptr));
+#if TLSF_SLABS
+    if (slab_object(word) && !slab_check(heap, ptr, word)) return 0;
+#endif
+    return block_usable(word);
 }

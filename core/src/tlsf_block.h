@@ -48,7 +48,11 @@ enum {
     /* Flags in the low bits of the size word (spans are multiples of TLSF_ALIGN >= 8). */
     BLOCK_FREE = 1,      /* this block is free (in a free list) */
     BLOCK_PREV_FREE = 2, /* the block before this one is free */
-    BLOCK_ALIGNED = 4    /* made by memalign: its last word records the alignment */
+    BLOCK_ALIGNED = 4,   /* made by memalign: its last word records the alignment */
+    /* With TLSF_SLABS (16-byte alignment, so a fourth flag bit): the header word of a slab
+     * object, or with BLOCK_ALIGNED that of a slab itself (tlsf_slab.h). 0 without: every
+     * test of it then folds away. */
+    BLOCK_SLAB = TLSF_SLABS ? 8 : 0
 };
 #define BLOCK_FLAGS (TLSF_ALIGN - 1)
 

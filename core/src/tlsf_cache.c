@@ -5,13 +5,15 @@
  * tlsf_cache.h.
  */
 #include "tlsf_cache.h"
+#include "tlsf_slab.h"
 
 #if TLSF_CACHE
 /*
  * The one loop of the real-time paths, bounded by design: it visits CACHE_CLASSES stack
  * tops and gives back at most limit / (2 * MIN_SPAN) blocks (the budget over the smallest
- * charge), each with the O(1) merging of an ordinary free (tlsf_release_block). The cached blocks
- * left the statistics and the tools when they were freed, so only the lists change.
+ * charge), each with the O(1) merging of an ordinary free (tlsf_release_block), or, for a slab
+ * object, the O(1) push on its slab's free list (slab_put). The cached blocks left the
+ * statistics and the tools when they were freed, so only the lists and slabs change.
  */
 TLSF_NO_ASAN int tlsf_cache_drain(tlsf_t heap) {
     unsigned index;
@@ -23,6 +25,13 @@ TLSF_NO_ASAN int tlsf_cache_drain(tlsf_t heap) {
             block_t *block = block_from_ptr(ptr);
             void *below = *slot_cache_link(ptr); /* read before the release links the block */
             size_t word = *slot_size(block) & ~BLOCK_CACHED; /* in use again */
+#if TLSF_SLABS
+            if (slab_object(word)) {
+                slab_put(heap, ptr, word); /* to its slab's free list (tlsf_slab.h) */
+                ptr = below;
+                continue;
+            }
+#endif
             if (TLSF_CACHE_MARKS) block_set_exempt_flags(block, word);
             tlsf_release_block(heap, ptr, word);
             ptr = below;
@@ -76,7 +85,9 @@ TLSF_NO_ASAN int tlsf_cache_check(tlsf_t heap) {
 
 TLSF_NO_ASAN void tlsf_cache_flush(tlsf_t heap) {
 #if TLSF_CACHE
-    if (heap) cache_drain(heap);
+    if (heap == NULL) return;
+    cache_drain(heap);
+    slab_release_empty(heap);
 #else
     (void)heap;
 #endif

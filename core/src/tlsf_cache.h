@@ -34,6 +34,10 @@
  * free: such a block goes to the lists and merges, as TLSF would). The word is then the
  * span itself, which spares the push a mask and a register. Where the seal shares the word
  * (TLSF_SEAL_IN_WORD) the span must be masked out anyway, and a free predecessor is allowed.
+ * Where the seal shares the word, a slab object in use is taken too (TLSF_SLABS: BLOCK_SLAB,
+ * which word_span masks out already): it stays live to its slab while cached, and the drain
+ * puts it on its slab's free list. Elsewhere the word is the span, and an object's flag
+ * would take a mask on every push: objects go to their slabs directly.
  *
  * Why every operation is O(1) or bounded: a push or a pop touches one stack top, one
  * header and one link. A drain gives back at most cache.limit / (2 * MIN_SPAN) blocks (the
@@ -123,12 +127,14 @@ static inline TLSF_NO_ASAN unsigned cache_exact_slot(size_t span) {
     return (unsigned)(span >> TLSF_ALIGN_LOG2) + FIRST_SLOT;
 }
 
-/* The flag a cacheable size word may carry (see the top of this file): BLOCK_PREV_FREE
- * only where the seal shares the word. */
+/* The flags a cacheable size word may carry (see the top of this file): BLOCK_PREV_FREE and
+ * BLOCK_SLAB only where the seal shares the word. */
 #if TLSF_SEAL_IN_WORD
 #define CACHE_PREV_FREE BLOCK_PREV_FREE
+#define CACHE_SLAB BLOCK_SLAB
 #else
 #define CACHE_PREV_FREE 0
+#define CACHE_SLAB 0
 #endif
 
 /* The span of size word `word` if cache_takes accepts it: the word itself where it carries
@@ -152,7 +158,9 @@ static inline TLSF_NO_ASAN size_t cache_span(size_t word) {
  * the address space): one subtraction serves the test and the update. */
 static inline TLSF_NO_ASAN int cache_takes(tlsf_t heap, size_t word, size_t span, size_t *left) {
 #if TLSF_CACHE
-    if ((word & WORD_LOW_MASK & ~(CACHE_SPAN_LIMIT - TLSF_ALIGN + CACHE_PREV_FREE)) != 0) return 0;
+    if ((word & WORD_LOW_MASK & ~(CACHE_SPAN_LIMIT - TLSF_ALIGN + CACHE_PREV_FREE + CACHE_SLAB)) !=
+        0)
+        return 0;
     *left = heap->cache.room - 2 * span;
     return (ptrdiff_t)*left >= 0;
 #else

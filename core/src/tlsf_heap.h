@@ -99,6 +99,22 @@ struct tlsf_cache {
 #endif
 };
 
+/*
+ * The slabs' state (operations and invariants: tlsf_slab.h). Slab objects have the spans
+ * of the exact classes up to SLAB_SPAN_MAX, one list of slabs each; index = span /
+ * TLSF_ALIGN, as the cache's.
+ */
+#define SLAB_CLASSES ((unsigned)TLSF_SLAB_CLASSES_)
+struct tlsf_slab;
+struct tlsf_slabs {
+    struct tlsf_slab *current[SLAB_CLASSES]; /* the slab each span is cut from, or NULL */
+    struct tlsf_slab *partial[SLAB_CLASSES]; /* other slabs with a free object */
+    size_t bytes;    /* the slab size (a power of two), 0 until slabs are enabled */
+    size_t span_max; /* spans up to this are cut from slabs: 0 while they are off */
+    size_t count;    /* slabs the heap holds */
+    size_t taking;   /* 1 while a slab's memory is taken (memalign_hand_out) */
+};
+
 struct tlsf_heap {
     uint32_t class_bits[CLASS_WORDS]; /* first: see "Bitmaps" above */
     uint32_t word_bits;
@@ -121,6 +137,9 @@ struct tlsf_heap {
 #endif
 #if TLSF_CACHE
     struct tlsf_cache cache;
+#endif
+#if TLSF_SLABS
+    struct tlsf_slabs slabs;
 #endif
     /* The link words of the head nodes (list_head): two per class, valid only while the
      * class's bitmap bit is set, plus one so that the first head can start at a multiple

@@ -5,6 +5,7 @@
  */
 #include "tlsf_cache.h"
 #include "tlsf_heap.h"
+#include "tlsf_slab.h"
 
 #if TLSF_DEFAULT_ERROR_HANDLER
 /* Hosted builds only (see tlsf_config.h): the default error handler's message and abort. */
@@ -146,6 +147,9 @@ TLSF_NO_ASAN int tlsf_check(tlsf_t heap) {
     }
 #if TLSF_CACHE
     errors += tlsf_cache_check(heap);
+#endif
+#if TLSF_SLABS
+    errors += tlsf_slab_check_lists(heap);
 #endif
     return errors;
 }

@@ -14,6 +14,7 @@
  */
 #include "tlsf_cache.h"
 #include "tlsf_heap.h"
+#include "tlsf_slab.h"
 
 #define POOL_OVERHEAD (POOL_START_OFFSET + SENTINEL_SIZE)
 
@@ -136,7 +137,8 @@ TLSF_NO_ASAN void tlsf_walk_pool(pool_t pool, tlsf_walker walker, void *user) {
         if (!span_fits(block, span, sentinel)) break; /* damage: stop rather than run off */
         if (word & (BLOCK_FREE | BLOCK_CACHED))       /* a cached block is free to its user */
             walker(block_to_ptr(block), span - HEADER_SIZE + TLSF_WORD, 0, user);
-        else
+        else if (!slab_object(word) ||
+                 !tlsf_slab_walk(block, walker, user)) /* a slab: its objects */
             walker(block_to_ptr(block), block_usable(word), 1, user);
         block = block_at(block, span);
     }
@@ -168,7 +170,8 @@ TLSF_NO_ASAN int tlsf_check_pool(pool_t pool) {
         }
         if (!span_fits(block, span, sentinel)) return errors + 1;
         errors += is_free && prev_free; /* free blocks are always coalesced */
-        errors += is_free && (word & (BLOCK_ALIGNED | BLOCK_CACHED)) != 0;
+        errors += is_free && (word & (BLOCK_ALIGNED | BLOCK_CACHED | BLOCK_SLAB)) != 0;
+        if (!is_free && slab_object(word)) errors += tlsf_slab_check_block(block);
         prev_free = is_free;
         prev = block;
         block = block_at(block, span);

@@ -119,7 +119,7 @@ TEST(Constants, AbiTagNamesTheConfiguration) {
         "_a" + std::to_string(TLSF_ALIGN_LOG2) + "_s" + std::to_string(TLSF_SL_INDEX_LOG2) + "_m" +
         std::to_string(TLSF_MAX_BLOCK_LOG2) + "_t" + std::to_string(TLSF_STATS) + "_c" +
         std::to_string(TLSF_CHECKS) + "_k" + std::to_string(TLSF_CACHE ? TLSF_CACHE_BYTES : 0) +
-        (TLSF_CACHE && TLSF_CACHE_DRAIN_STALE ? "s" : "");
+        (TLSF_CACHE && TLSF_CACHE_DRAIN_STALE ? "s" : "") + (TLSF_CACHE && TLSF_SLABS ? "l" : "");
     EXPECT_EQ(std::string(TLSF_TEST_STR(tlsf_malloc)), "tlsf_malloc" + tag);
     EXPECT_EQ(std::string(TLSF_TEST_STR(tlsf_create)), "tlsf_create" + tag);
     EXPECT_EQ(std::string(TLSF_TEST_STR(tlsf_free)), "tlsf_free" + tag);

@@ -17,33 +17,6 @@ std::size_t SmallPool() {
     return std::min<std::size_t>(std::size_t(1) << 16, tlsf_block_size_max() / 4);
 }
 
-// A copy of `n` bytes at `p`, which may be freed memory: under ASan that is poisoned, so it
-// is unpoisoned for the copy and poisoned again.
-std::vector<unsigned char> Read(const void *p, std::size_t n) {
-    std::vector<unsigned char> bytes(n);
-#ifdef TLSF_TEST_ASAN
-    const bool poisoned = __asan_region_is_poisoned(const_cast<void *>(p), n) != nullptr;
-    __asan_unpoison_memory_region(p, n);
-#endif
-    std::memcpy(bytes.data(), p, n);
-#ifdef TLSF_TEST_ASAN
-    if (poisoned) __asan_poison_memory_region(p, n);
-#endif
-    return bytes;
-}
-
-// Every byte of [p + from, p + to) is `value`.
-::testing::AssertionResult BytesAre(const void *p, std::size_t from, std::size_t to,
-                                    unsigned value) {
-    if (to < from) return ::testing::AssertionFailure() << "empty range " << from << ".." << to;
-    std::vector<unsigned char> bytes = Read(static_cast<const char *>(p) + from, to - from);
-    for (std::size_t i = 0; i < bytes.size(); ++i)
-        if (bytes[i] != value)
-            return ::testing::AssertionFailure() << "byte " << from + i << " is 0x" << std::hex
-                                                 << unsigned(bytes[i]) << ", not 0x" << value;
-    return ::testing::AssertionSuccess();
-}
-
 } // namespace
 
 #if TLSF_FILL

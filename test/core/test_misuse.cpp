@@ -32,23 +32,8 @@ struct Scene {
     // heap checks find what they found before: nothing, unless the test damaged a header).
     ::testing::AssertionResult Refuses(tlsf_error_t reason, const void *ptr,
                                        const std::function<void()> &call) {
-        const Snapshot before = Take(h);
-        const int errors_before = h.Errors();
-        h.log().Clear();
-        call();
-        if (h.log().events.size() != 1)
-            return ::testing::AssertionFailure() << h.log().events.size() << " reports";
-        const ErrorEvent e = h.log().events[0];
-        h.log().Clear();
-        if (e.reason != reason)
-            return ::testing::AssertionFailure() << "reason " << tlsf_error_string(e.reason)
-                                                 << ", expected " << tlsf_error_string(reason);
-        if (e.ptr != ptr || e.heap != h.get())
-            return ::testing::AssertionFailure() << "wrong pointer or heap in the report";
-        ::testing::AssertionResult same = SameHeap(before, Take(h));
-        if (!same) return same;
-        if (h.Errors() != errors_before)
-            return ::testing::AssertionFailure() << "the heap checks changed";
+        ::testing::AssertionResult refused = RefusedOnce(h, reason, ptr, call);
+        if (!refused) return refused;
         for (std::size_t i = 0; i < live.size(); ++i)
             if (!Holds(live[i], tlsf_block_size(live[i]), i + 1))
                 return ::testing::AssertionFailure() << "block " << i << " changed";

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <new>
@@ -539,6 +540,58 @@ inline double StressScale() {
     const char *env = std::getenv("TLSF_STRESS_SCALE");
     double v = (env && *env) ? std::atof(env) : double(TLSF_TEST_STRESS_SCALE);
     return v > 0 ? v : 1.0;
+}
+
+// The misuse `call` is reported once, with `reason` and `ptr`, and changes nothing: the
+// heap is as before, and its checks find what they found before (nothing, unless the test
+// damaged a header on purpose).
+inline ::testing::AssertionResult RefusedOnce(Heap &h, tlsf_error_t reason, const void *ptr,
+                                              const std::function<void()> &call) {
+    const Snapshot before = Take(h);
+    const int errors_before = h.Errors();
+    h.log().Clear();
+    call();
+    if (h.log().events.size() != 1)
+        return ::testing::AssertionFailure() << h.log().events.size() << " reports";
+    const ErrorEvent e = h.log().events[0];
+    h.log().Clear();
+    if (e.reason != reason)
+        return ::testing::AssertionFailure() << "reason " << tlsf_error_string(e.reason)
+                                             << ", expected " << tlsf_error_string(reason);
+    if (e.ptr != ptr || e.heap != h.get())
+        return ::testing::AssertionFailure() << "wrong pointer or heap in the report";
+    ::testing::AssertionResult same = SameHeap(before, Take(h));
+    if (!same) return same;
+    if (h.Errors() != errors_before)
+        return ::testing::AssertionFailure() << "the heap checks changed";
+    return ::testing::AssertionSuccess();
+}
+
+// A copy of `n` bytes at `p`, which may be freed memory: under ASan that is poisoned, so it
+// is unpoisoned for the copy and poisoned again.
+inline std::vector<unsigned char> Read(const void *p, std::size_t n) {
+    std::vector<unsigned char> bytes(n);
+#ifdef TLSF_TEST_ASAN
+    const bool poisoned = __asan_region_is_poisoned(const_cast<void *>(p), n) != nullptr;
+    __asan_unpoison_memory_region(p, n);
+#endif
+    std::memcpy(bytes.data(), p, n);
+#ifdef TLSF_TEST_ASAN
+    if (poisoned) __asan_poison_memory_region(p, n);
+#endif
+    return bytes;
+}
+
+// Every byte of [p + from, p + to) is `value` (read as Read does).
+inline ::testing::AssertionResult BytesAre(const void *p, std::size_t from, std::size_t to,
+                                           unsigned value) {
+    if (to < from) return ::testing::AssertionFailure() << "empty range " << from << ".." << to;
+    std::vector<unsigned char> bytes = Read(static_cast<const char *>(p) + from, to - from);
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+        if (bytes[i] != value)
+            return ::testing::AssertionFailure() << "byte " << from + i << " is 0x" << std::hex
+                                                 << unsigned(bytes[i]) << ", not 0x" << value;
+    return ::testing::AssertionSuccess();
 }
 
 } // namespace tlsf_test

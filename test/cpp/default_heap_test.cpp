@@ -204,3 +204,22 @@ TEST(DefaultHeapThreads, TheMutexIsTakenOnceAThreadExists) {
     EXPECT_EQ(v.back(), 3);
     EXPECT_TRUE(tlsf::default_heap().check());
 }
+
+// On a 64-bit host the default heap cuts small requests from 4 KiB slabs
+// (TLSF_DEFAULT_HEAP_SLABS), set before its control structure exists (it grows from the OS);
+// a burst of nodes through the allocator leaves it sound. (What slabs do: test_slab.cpp.)
+TEST(DefaultHeap, HasSlabsWhereTheCoreBuildsThem) {
+    tlsf::heap &heap = tlsf::default_heap();
+    EXPECT_EQ(heap.slabs(), std::size_t{TLSF_DEFAULT_HEAP_SLABS});
+    EXPECT_EQ(tlsf_slabs_size(heap.native_handle()), std::size_t{TLSF_DEFAULT_HEAP_SLABS});
+    if (TLSF_DEFAULT_HEAP_SLABS == 0) GTEST_SKIP() << "no slabs in this build";
+    const tlsf::heap_stats before = heap.stats();
+    std::vector<std::uint64_t *> nodes;
+    for (int i = 0; i < 1000; ++i)
+        nodes.push_back(tlsf::allocator<std::uint64_t>().allocate(3));
+    EXPECT_TRUE(heap.check());
+    for (std::uint64_t *p : nodes)
+        tlsf::allocator<std::uint64_t>().deallocate(p, 3);
+    EXPECT_EQ(heap.stats().live_blocks, before.live_blocks);
+    EXPECT_TRUE(heap.check());
+}

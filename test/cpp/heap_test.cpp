@@ -450,3 +450,41 @@ TEST(HeapDeathTest, DoubleFreeAbortsByDefault) {
 #endif
 
 } // namespace
+
+// set_slabs: the sizes tlsf_slabs_enable accepts, before and after the control structure
+// exists; small requests then come from one slab (masked addresses agree), large ones not.
+TEST(Heap, SetSlabsAcceptsWhatTheCoreAcceptsAndCutsSmallRequestsFromSlabs) {
+    buffer memory(kHeapBytes);
+    tlsf::heap empty;
+    EXPECT_TRUE(empty.set_slabs(0));
+    EXPECT_FALSE(empty.set_slabs(3000));   // not a power of two
+    EXPECT_FALSE(empty.set_slabs(2048));   // below 4 KiB
+    EXPECT_FALSE(empty.set_slabs(131072)); // above 64 KiB
+    EXPECT_EQ(empty.set_slabs(8192), TLSF_SLABS != 0);
+    EXPECT_EQ(empty.slabs(), TLSF_SLABS ? 8192u : 0u);
+    // Given memory later, the control structure takes the size set before.
+    ASSERT_TRUE(empty.add_pool(memory.data(), memory.size()));
+    EXPECT_EQ(tlsf_slabs_size(empty.native_handle()), TLSF_SLABS ? 8192u : 0u);
+    if (!TLSF_SLABS) GTEST_SKIP() << "TLSF_SLABS == 0";
+    const std::size_t whole = empty.largest_allocatable();
+    void *a = empty.malloc(24);
+    void *b = empty.malloc(24);
+    void *large = empty.malloc(TLSF_SLAB_REQUEST_MAX + 1);
+    ASSERT_TRUE(a && b && large);
+    const auto slab_of = [](const void *p) {
+        return reinterpret_cast<std::uintptr_t>(p) & ~std::uintptr_t{8191};
+    };
+    EXPECT_EQ(slab_of(a), slab_of(b));
+    EXPECT_GE(empty.usable_size(a), 24u);
+    // A slab exists: its size cannot change now, and the heap keeps the old one.
+    EXPECT_FALSE(empty.set_slabs(4096));
+    EXPECT_EQ(empty.slabs(), 8192u);
+    EXPECT_TRUE(empty.check());
+    empty.free(a);
+    empty.free(b);
+    empty.free(large);
+    EXPECT_TRUE(empty.set_slabs(0)); // off: empty slabs go back
+    EXPECT_EQ(empty.stats().used_bytes, 0u);
+    EXPECT_EQ(empty.largest_allocatable(), whole); // one free block again
+    EXPECT_TRUE(empty.check());
+}

@@ -7,7 +7,8 @@
  * Input format (every read past the end yields zero bytes, so any input is valid):
  *   byte 0        setup: bits 0-1 = number of pools added at start - 1; bit 2 = make the
  *                 heap with tlsf_create_with_pool (its pool is pool slot 0); bits 3-4 =
- *                 how much of each pool slot those pools take (quarters, 00 = all)
+ *                 how much of each pool slot those pools take (quarters, 00 = all); bit 5 =
+ *                 slabs of 4 KiB (tlsf_slabs_enable, where TLSF_SLABS builds them)
  *   then, repeated until the input ends: one opcode byte (its low 4 bits select the
  *   operation in fuzz_op_table below) followed by that operation's argument bytes.
  *
@@ -23,7 +24,9 @@
  *     other operation; realloc keeps the common prefix and the alignment of memalign'd
  *     blocks; calloc returns zeroes;
  *   - malloc(n) and calloc succeed exactly when n <= tlsf_largest_allocatable(), so after
- *     largest_allocatable, malloc(largest) succeeds and malloc(largest + 1) fails;
+ *     largest_allocatable, malloc(largest) succeeds and malloc(largest + 1) fails (with
+ *     slabs, a request of up to TLSF_SLAB_REQUEST_MAX bytes may also succeed from a slab's
+ *     free object);
  *   - invalid alignments, offsets, sizes and pools give NULL (and the error handler hears
  *     exactly the documented reason), misuse (double free, misaligned or interior
  *     pointers) is reported and changes nothing;

@@ -11,6 +11,10 @@
  *           "depends on uninitialised value" (also with TLSF_FILL, whose pattern must
  *           not count as written)
  *
+ * With a second argument `slabs` the heap has 4 KiB slabs (tlsf_slabs_enable, where
+ * TLSF_SLABS builds them): the small blocks are then slab objects, which memcheck must see
+ * as heap blocks just the same.
+ *
  * The pool is a static array, as in firmware: memory valgrind knows nothing about until the
  * heap describes it.
  */
@@ -58,8 +62,9 @@ static int run_clean(tlsf_t heap) {
     int failures = 0;
     size_t n;
     /* Grow in place (g is the first block: the free rest of the pool follows it), keep the
-     * old contents, write the new part; shrink in place, keep what is left. */
-    unsigned char *g = tlsf_malloc(heap, 64);
+     * old contents, write the new part; shrink in place, keep what is left. (Above the
+     * largest slab object, so a block of the lists also with slabs.) */
+    unsigned char *g = tlsf_malloc(heap, 300);
     unsigned char *a, *b, *c, *z;
     if (g == NULL) return 1;
     n = tlsf_block_size(g);
@@ -130,12 +135,16 @@ static int run_uninit(tlsf_t heap) {
 
 int main(int argc, char **argv) {
     tlsf_t heap;
-    if (argc != 2) {
-        fprintf(stderr, "usage: memcheck_demo clean|leak|uaf|uninit\n");
+    if (argc != 2 && !(argc == 3 && strcmp(argv[2], "slabs") == 0)) {
+        fprintf(stderr, "usage: memcheck_demo clean|leak|uaf|uninit [slabs]\n");
         return 2;
     }
     heap = make_heap();
     if (heap == NULL) return 1;
+    if (argc == 3 && tlsf_slabs_enable(heap, 4096) != (TLSF_SLABS ? 0 : -1)) {
+        fprintf(stderr, "memcheck_demo: tlsf_slabs_enable disagrees with TLSF_SLABS\n");
+        return 1;
+    }
     if (strcmp(argv[1], "clean") == 0) return run_clean(heap);
     if (strcmp(argv[1], "leak") == 0) return run_leak(heap);
     if (strcmp(argv[1], "uaf") == 0) return run_uaf(heap);

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# run-memcheck.sh VALGRIND PROGRAM MODE: run `PROGRAM MODE` (memcheck_demo.c) under valgrind
-# memcheck and check what it reports: exactly the one expected error for leak, uaf and
-# uninit (so the heap's own accesses caused none), no error and no leak for clean.
+# run-memcheck.sh VALGRIND PROGRAM MODE [slabs]: run `PROGRAM MODE [slabs]` (memcheck_demo.c)
+# under valgrind memcheck and check what it reports: exactly the one expected error for
+# leak, uaf and uninit (so the heap's own accesses caused none), no error and no leak for
+# clean. With `slabs` the demo's heap has slabs, and the report must be the same.
 set -uo pipefail
 valgrind=$1 program=$2 mode=$3
+shift 3
 out=$("$valgrind" --leak-check=full --show-leak-kinds=definite,possible \
         --errors-for-leak-kinds=definite,possible --error-exitcode=99 \
-        "$program" "$mode" 2>&1)
+        "$program" "$mode" "$@" 2>&1)
 status=$?
 echo "$out"
 fail() { echo "run-memcheck.sh: $mode: $*" >&2; exit 1; }

@@ -27,6 +27,11 @@
 //   TLSF_DEFAULT_HEAP_GROW_SIZE  the smallest pool growth asks for (default 1 MiB). Each
 //                             new pool is also at least as large as all the earlier ones,
 //                             so a program that uses N bytes makes O(log N) OS calls.
+//   TLSF_DEFAULT_HEAP_SLABS   the slab size of the default heap (heap::set_slabs), or 0 for
+//                             none. Default: 4096 where the heap grows and the core has
+//                             slabs (TLSF_SLABS: 64-bit hosts), 0 elsewhere. Slabs make
+//                             node containers faster and leave memory that a fixed heap
+//                             could have given to other sizes; a heap that grows has more.
 //
 // Memory can also be given at run time, in any configuration, with
 // tlsf::install_default_heap(memory, bytes): before the first allocation that is where
@@ -136,6 +141,14 @@
 
 #ifndef TLSF_DEFAULT_HEAP_GROW_SIZE
 #define TLSF_DEFAULT_HEAP_GROW_SIZE (1024 * 1024)
+#endif
+
+#ifndef TLSF_DEFAULT_HEAP_SLABS
+#if TLSF_DEFAULT_HEAP_GROW && TLSF_SLABS
+#define TLSF_DEFAULT_HEAP_SLABS 4096
+#else
+#define TLSF_DEFAULT_HEAP_SLABS 0
+#endif
 #endif
 
 #ifndef TLSF_DEFAULT_HEAP_LOCK

@@ -221,6 +221,8 @@ inline heap &default_heap_object() noexcept {
 inline void give_default_heap_its_memory() noexcept {
     default_heap_state &state = default_heap_storage_instance.state;
     heap &instance = state.instance;
+    // First: the control structure is made with the first pool, and takes the slabs then.
+    instance.set_slabs(TLSF_DEFAULT_HEAP_SLABS);
 #if TLSF_DEFAULT_HEAP_SIZE > 0
     // Zero-initialised static storage: in .bss, nothing runs before it is used.
     alignas(tlsf::alignment) static unsigned char memory[TLSF_DEFAULT_HEAP_SIZE];

@@ -261,6 +261,28 @@ class heap {
         if (handle_) tlsf_set_error_handler(handle_, handler, user);
     }
 
+    // Cut requests of up to TLSF_SLAB_REQUEST_MAX bytes (248 on 64-bit targets) from slabs
+    // of `slab_bytes` bytes (tlsf_slabs_enable in tlsf.h: a power of two from 4 to 64 KiB,
+    // or 0 for none). Their frees never merge, which makes node containers (std::list,
+    // std::map) much faster, at the price of memory a full fixed heap cannot use for other
+    // sizes. Applies to the current control structure and to one created later. False if
+    // the size is refused, or slabs are not built (TLSF_SLABS 0, as on 32-bit targets); 0
+    // always succeeds.
+    bool set_slabs(std::size_t slab_bytes) noexcept {
+        detail::scoped_lock guard{lock_};
+        const bool valid = slab_bytes == 0 || (TLSF_SLABS && slab_bytes >= TLSF_SLAB_BYTES_MIN &&
+                                               slab_bytes <= TLSF_SLAB_BYTES_MAX &&
+                                               (slab_bytes & (slab_bytes - 1)) == 0);
+        if (!valid || (handle_ && tlsf_slabs_enable(handle_, slab_bytes) != 0)) return false;
+        slab_bytes_ = slab_bytes;
+        return true;
+    }
+
+    // The slab size in force (set_slabs), 0 without slabs.
+    std::size_t slabs() const noexcept {
+        return slab_bytes_;
+    }
+
     // The default error handler: reports a double free, a bad pointer or a corrupt block
     // (on stderr where there is one) and aborts, since the program's memory can no longer
     // be trusted. A pool the core refuses is not misuse here - add_pool returns false.
@@ -311,6 +333,7 @@ class heap {
             if (bytes < control) return false;
             target = tlsf_create(next);
             tlsf_set_error_handler(target, on_error_, on_error_user_);
+            if (slab_bytes_ != 0) tlsf_slabs_enable(target, slab_bytes_);
             next += control;
             bytes -= control;
         }
@@ -376,6 +399,7 @@ class heap {
     pool_source source_{};
     tlsf_error_handler_t on_error_ = &heap::abort_on_misuse;
     void *on_error_user_ = nullptr;
+    std::size_t slab_bytes_ = 0; // set_slabs
 };
 
 namespace detail {

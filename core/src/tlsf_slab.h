@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tlsf_slab.h - slabs (TLSF_SLABS, switched on per heap by tlsf_slabs_enable): small
+ * blocks cut from larger ones, each of which holds objects of a single span.
+ *
+ * Why: the front cache keeps at most its budget of freed blocks whole. A burst of nodes
+ * far beyond it (a std::list of 100,000 ints, freed in order) takes the lists' paths, where
+ * every free merges with the run freed before it. A slab never merges its objects: a free
+ * pushes the object on its slab's free list, a malloc pops one, and only a slab whose last
+ * object is freed goes back to the lists, as one block. The cost is memory: a slab's free
+ * objects serve only its own span (tlsf_config.h, TLSF_SLABS, has the figures).
+ *
+ * Layout. A slab is a block of the heap, taken with the alignment of the slab size
+ * (heap->slabs.bytes, a power of two), so that an object finds its slab by masking its
+ * address; its size word carries BLOCK_SLAB and BLOCK_ALIGNED. Its user area starts with
+ * the slab's state (struct tlsf_slab); the objects fill the rest up to its end:
+ *
+ *   slab ........ state | unused | object 0 | object 1 | ... | object n-1 | end
+ *   object i      its header word (tag) at floor + i * span, then its user bytes
+ *
+ * where `end` is slab + slab size - TLSF_WORD: there lies the size word of the block that
+ * follows the slab (or, when the slab's block kept a tail too small to split off, a sealed
+ * word the slab writes there). An object thus looks to the rest of the heap like a block of
+ * its span in use: its header word is where a block's size word would be, and the next
+ * object's tag (or that following size word) is where the next block's would be. So the
+ * misuse checks of tlsf_checks.h work on objects unchanged (seal, double free, the next
+ * header intact), tlsf_block_size and tlsf_usable_size read the usable bytes (span - one
+ * word) from the tag, and the tools hear of objects as of blocks (block_hand_out,
+ * memory_given_back). Objects are handed out in address order, and each hand-out seals
+ * the tag of the next fresh object (slab_seal_next), so the object after a handed-out one
+ * always has a tag to check.
+ *
+ * Invariants (checked by tlsf_check and tlsf_check_pool):
+ *   - an object's tag is its span | BLOCK_SLAB, sealed as a size word, with SLAB_FREED
+ *     once freed (below); a slab's objects all have its span, a multiple of TLSF_ALIGN in
+ *     [MIN_SPAN, SLAB_SPAN_MAX];
+ *   - a slab's free list holds exactly its freed objects (linked through their first user
+ *     word); `live` counts the others it handed out; the objects from `floor` up to
+ *     `fresh` have been handed out, and unless `fresh` is `end` its tag is sealed, as a
+ *     freed object's;
+ *   - slabs.current[i] is the slab objects of span i * TLSF_ALIGN are cut from (or NULL);
+ *     slabs.partial[i] lists the other slabs of that span that have a free object; a slab
+ *     is `held` exactly when it is current or listed; a slab with no live object is current
+ *     (any other goes back to the lists at its last free);
+ *   - the statistics count an object as a block of its span in use and the rest of a slab
+ *     as free; the slab's own block is not counted.
+ *
+ * Why every operation is O(1): a malloc pops a free list or takes the fresh object of its
+ * span's current slab; when there is neither, it makes the first partial slab current, or
+ * takes a new slab from the lists (one O(1) memalign) and computes its layout (one
+ * division). A free pushes the object and at most lists its slab (two links) or gives the
+ * empty slab back (one O(1) free). Only the flush of empty current slabs loops, over the
+ * SLAB_CLASSES spans.
+ *
+ * The door: tlsf_alloc.c calls slab_serves and slab_malloc on malloc's cache miss,
+ * slab_object and slab_free where free's cache refuses a block, slab_object in realloc and
+ * tlsf_usable_size, and slab_release_empty where the cache drains (a request the lists
+ * cannot serve); the cache's drain and flush give cached objects to slab_put and release
+ * empty slabs; tlsf_pool.c and tlsf_inspect.c call the walk and the checks.
+ */
+#ifndef TLSF_SLAB_H
+#define TLSF_SLAB_H
+
+#include "tlsf_cache.h"
+
+/* The largest object span: 256 bytes, or less where the exact classes (which the door on
+ * the cache's miss path sees) end below that (TLSF_SL_INDEX_LOG2 3: 240). */
+#define SLAB_SPAN_MAX ((size_t)TLSF_SLAB_SPAN_MAX_)
+/* The slab sizes tlsf_slabs_enable accepts. */
+#define SLAB_BYTES_MIN ((size_t)TLSF_SLAB_BYTES_MIN)
+#define SLAB_BYTES_MAX ((size_t)TLSF_SLAB_BYTES_MAX)
+
+#if TLSF_SLABS
+/* An object's tag must sit where a block's size word does: no seal word of its own. Every
+ * object span is an exact class's, and has a place in the slab lists. */
+typedef char tlsf_check_slab_header[(HEADER_SIZE == 2 * TLSF_WORD) ? 1 : -1];
+typedef char tlsf_check_slab_spans[(SLAB_SPAN_MAX < CACHE_SPAN_LIMIT &&
+                                    SLAB_SPAN_MAX <= (size_t)(SLAB_CLASSES - 1) << TLSF_ALIGN_LOG2)
+                                       ? 1
+                                       : -1];
+
+/* A slab's state, at the start of its user area. */
+struct tlsf_slab {
+    void *free;                    /* the user pointer of the last freed object, or NULL */
+    char *fresh;                   /* the tag of the next object never handed out, or `end` */
+    char *end;                     /* the end of the last object (see the layout above) */
+    char *floor;                   /* the tag of the first object */
+    size_t live;                   /* objects handed out and not freed */
+    size_t span;                   /* every object's span */
+    struct tlsf_slab *next, *prev; /* links in slabs.partial[span / TLSF_ALIGN] */
+    size_t held;                   /* 1 when current or listed */
+};
+
+/*
+ * A freed object's tag is the tag it had in use with SLAB_FREED: BLOCK_CACHED, the mark of
+ * a block in the front cache, which the seal leaves out (SEAL_EXEMPT), so that a free and a
+ * reuse change the tag with a plain store and only an object's first hand-out computes a
+ * seal; a sealed tag is vouched for in use or freed alike. It is one of the flags that say
+ * "given back" (BLOCK_GIVEN_BACK), so the misuse checks name a second free a double free
+ * as they do for a cached block, and the front cache refuses it. (Where the seal shares
+ * the size word the cache takes objects in use: a cached object is live to its slab, and
+ * the drain puts it on the slab's free list, slab_put.)
+ */
+#define SLAB_FREED BLOCK_CACHED
+
+/* The link of a freed object `ptr`: the user pointer of the object freed before it. */
+static inline TLSF_NO_ASAN void **slot_slab_link(void *ptr) {
+    return (void **)metadata_word(ptr);
+}
+
+/* The slab that holds the object `ptr` (slabs are aligned to their size). */
+static inline TLSF_NO_ASAN struct tlsf_slab *slab_of(tlsf_t heap, const void *ptr) {
+    return (struct tlsf_slab *)(uintptr_t)((uintptr_t)ptr & ~(uintptr_t)(heap->slabs.bytes - 1));
+}
+
+/* Write the sealed tag of the slab's next fresh object, as a freed object's: the object
+ * before it, now handed out, has a next header to check, and a free of the fresh one is
+ * refused as a double free. */
+static inline TLSF_NO_ASAN void slab_seal_next(tlsf_t heap, struct tlsf_slab *slab) {
+    block_set_word(heap, block_from_ptr(slab->fresh + TLSF_WORD),
+                   slab->span | BLOCK_SLAB | SLAB_FREED);
+}
+
+/* The slow half of slab_malloc (tlsf_slab.c): make another slab, one with a free or fresh
+ * object, current for span `span` and return it; NULL if the lists have no room for one. */
+#define tlsf_slab_refill TLSF_ABI_NAME(tlsf_slab_refill)
+TLSF_NO_ASAN struct tlsf_slab *tlsf_slab_refill(tlsf_t heap, size_t span);
+
+/* The slow half of slab_free (tlsf_slab.c): list slab `slab`, which has a free object again,
+ * or give it back to the lists if it has no live object and is not current. */
+#define tlsf_slab_settle TLSF_ABI_NAME(tlsf_slab_settle)
+TLSF_NO_ASAN void tlsf_slab_settle(tlsf_t heap, struct tlsf_slab *slab);
+#endif
+
+/* Does malloc cut a block of span `span` from a slab? `span` is cache_take's: the span of
+ * the request's exact class, or 0 if it has none, which the subtraction turns into the
+ * largest value, so one compare refuses it and serves spans 1..span_max. */
+static inline TLSF_NO_ASAN int slab_serves(tlsf_t heap, size_t span) {
+#if TLSF_SLABS
+    return span - 1 < heap->slabs.span_max;
+#else
+    (void)heap;
+    (void)span;
+    return 0;
+#endif
+}
+
+/* Is the size word `word` (of a block in use) a slab object's, or a slab's? */
+static inline TLSF_NO_ASAN int slab_object(size_t word) {
+#if TLSF_SLABS
+    return (word & BLOCK_SLAB) != 0;
+#else
+    (void)word;
+    return 0;
+#endif
+}
+
+#if TLSF_SLABS
+/* malloc of span `span` (slab_serves): the user pointer of an object in use, its tag
+ * written and the tools told; NULL if the lists have no room for a new slab. A freed
+ * object of the current slab first (LIFO: the most recently freed, still in the caches of
+ * the processor), then its fresh objects, then another slab. */
+static inline TLSF_NO_ASAN void *slab_malloc(tlsf_t heap, size_t span) {
+    struct tlsf_slab *slab = heap->slabs.current[span >> TLSF_ALIGN_LOG2];
+    void *ptr;
+    block_t *block;
+    if (slab == NULL || (slab->free == NULL && slab->fresh == slab->end)) {
+        slab = tlsf_slab_refill(heap, span);
+        if (slab == NULL) return NULL;
+    }
+    ptr = slab->free;
+    if (ptr != NULL) {
+        slab->free = *slot_slab_link(ptr);
+    } else {
+        /* A fresh object: its tag was sealed, as a freed object's, when the one before it
+         * was handed out (slab_seal_next); the next one's is sealed now. */
+        ptr = slab->fresh + TLSF_WORD;
+        slab->fresh += span;
+        if (slab->fresh != slab->end) slab_seal_next(heap, slab);
+    }
+    block = block_from_ptr(ptr);
+    block_set_exempt_flags(block, *slot_size(block) & ~SLAB_FREED); /* in use again */
+    slab->live++;
+    stats_on_alloc(heap, span);
+    return block_hand_out(block);
+}
+
+/* What is wrong with freeing (or resizing) the slab object or slab `ptr` with tag `word`,
+ * beyond what block_misuse checks: TLSF_ERROR_DOUBLE_FREE for a freed object,
+ * TLSF_ERROR_BAD_POINTER for a slab's own pointer, which no malloc returned (with
+ * TLSF_CHECKS >= 1; TLSF_ERROR_NONE without). */
+static inline TLSF_NO_ASAN tlsf_error_t slab_misuse(size_t word) {
+#if TLSF_CHECKS >= 1
+    /* (free_check_word's test, which free's slab path comes before.) */
+    if (word & SLAB_FREED) return TLSF_ERROR_DOUBLE_FREE;
+    if (word & BLOCK_ALIGNED) return TLSF_ERROR_BAD_POINTER;
+#else
+    (void)word;
+#endif
+    return TLSF_ERROR_NONE;
+}
+
+/* Put the slab object `ptr` with tag `word` (as read, or as the cache kept it), which the
+ * user has given back (the tools and the statistics know), on its slab's free list. */
+static inline TLSF_NO_ASAN void slab_put(tlsf_t heap, void *ptr, size_t word) {
+    struct tlsf_slab *slab = slab_of(heap, ptr);
+    block_set_exempt_flags(block_from_ptr(ptr), word | SLAB_FREED);
+    *slot_slab_link(ptr) = slab->free;
+    slab->free = ptr;
+    if (--slab->live == 0 || !slab->held) tlsf_slab_settle(heap, slab);
+}
+
+/* free of the slab object `ptr` with tag `word`, checked (block_misuse, slab_misuse), that
+ * the front cache did not take: it goes on its slab's free list. */
+static inline TLSF_NO_ASAN void slab_free(tlsf_t heap, void *ptr, size_t word) {
+    size_t span = word_span(word);
+    /* The tools first (a fill must not cover the link). */
+    memory_given_back(ptr, span - TLSF_WORD);
+    stats_on_free(heap, span);
+    slab_put(heap, ptr, word);
+}
+#endif
+
+/* Give every slab with no live object back to the lists (only current slabs can be
+ * empty): a pass over the SLAB_CLASSES spans, each an O(1) free. Returns 1 if one went
+ * back (tlsf_slab.c). */
+#define tlsf_slab_release_empty TLSF_ABI_NAME(tlsf_slab_release_empty)
+TLSF_NO_ASAN int tlsf_slab_release_empty(tlsf_t heap);
+
+/* The same as the failure path and the flush call it: nothing at all without slabs. */
+static inline TLSF_NO_ASAN int slab_release_empty(tlsf_t heap) {
+#if TLSF_SLABS
+    return tlsf_slab_release_empty(heap);
+#else
+    (void)heap;
+    return 0;
+#endif
+}
+
+/* For the walk: report the objects of the slab whose block is `block` and return 1, or
+ * return 0 if its size word only claims to be a slab's (tlsf_slab.c). */
+#define tlsf_slab_walk TLSF_ABI_NAME(tlsf_slab_walk)
+TLSF_NO_ASAN int tlsf_slab_walk(block_t *block, tlsf_walker walker, void *user);
+
+/* For tlsf_check_pool: the number of the slab's invariants that fail for the slab whose
+ * block is `block` (tlsf_slab.c). Linear in its objects. */
+#define tlsf_slab_check_block TLSF_ABI_NAME(tlsf_slab_check_block)
+TLSF_NO_ASAN int tlsf_slab_check_block(block_t *block);
+
+/* For tlsf_check: the number of the slab lists' invariants that fail. */
+#define tlsf_slab_check_lists TLSF_ABI_NAME(tlsf_slab_check_lists)
+TLSF_NO_ASAN int tlsf_slab_check_lists(tlsf_t heap);
+
+#endif /* TLSF_SLAB_H */
