@@ -18,9 +18,9 @@ configs=(
   "lean|-DTLSF_STATS=0 -DTLSF_CHECKS=0 -DTLSF_CACHE=0"
   "checks1|-DTLSF_CHECKS=1 -DTLSF_CACHE=0"
   "checks2|-DTLSF_CHECKS=2 -DTLSF_CACHE=0"
-  "lean+cache|-DTLSF_STATS=0 -DTLSF_CHECKS=0 -DTLSF_CACHE=1"
-  "checks1+cache|-DTLSF_CHECKS=1 -DTLSF_CACHE=1"
-  "checks2+cache (hosted default)|-DTLSF_CHECKS=2 -DTLSF_CACHE=1"
+  "lean+cache|-DTLSF_STATS=0 -DTLSF_CHECKS=0 -DTLSF_CACHE=2"
+  "checks1+cache|-DTLSF_CHECKS=1 -DTLSF_CACHE=2"
+  "checks2+cache (hosted default)|-DTLSF_CHECKS=2 -DTLSF_CACHE=2"
 )
 echo "configuration,malloc,free,pair" >"$out/config-costs.csv"
 for entry in "${configs[@]}"; do

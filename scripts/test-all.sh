@@ -24,9 +24,8 @@ quick="-DTLSF_SHIM_PROGRAM_TESTS=OFF -DTLSF_VALGRIND_TESTS=OFF"
 # layer where the standard or the word size matters) and build only that, to keep CI
 # short. The sanitizer configuration also fills blocks (TLSF_FILL, test/core/test_fill.cpp),
 # so the patterns are proven together with ASan's poisoning. portable-small takes the
-# choices of a small target: no bit-scan builtins, few lists, the list updates with
-# branches (the Cortex-M default of TLSF_BRANCHLESS_LISTS), and the smallest code
-# (TLSF_SMALL_CODE).
+# choices of a small target: no bit-scan builtins, few lists, and the smallest code
+# (TLSF_CODE=0: list updates with branches, as on Cortex-M).
 # The C++ layer's test programs (label cpp), for the configurations that build only them:
 cpp_suites="tlsf_cpp_test tlsf_cpp_misuse_test tlsf_cpp_global_new_test tlsf_cpp_global_new_grow_test tlsf_cpp_global_new_overaligned_test tlsf_cpp_no_exceptions_test tlsf_cpp_config_test tlsf_cpp_config_global_new_test heap_threads_stress"
 configs=(
@@ -34,7 +33,7 @@ configs=(
   "clang-cxx20|-DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_STANDARD=20 $quick||"
   "asan-ubsan-checked|-DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSF_SANITIZE=address,undefined -DTLSF_CHECKS=2 -DTLSF_FILL=1 $quick||"
   "m32|-DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE=$root/cmake/i386-linux.cmake -DTLSF_GTEST_FROM_SOURCE=ON|tlsf_core_tests $cpp_suites|core|cpp"
-  "portable-small|-DCMAKE_BUILD_TYPE=Release -DTLSF_USE_BUILTIN_BITSCAN=0 -DTLSF_BRANCHLESS_LISTS=0 -DTLSF_SL_INDEX_LOG2=3 -DTLSF_MAX_BLOCK_LOG2=20 -DTLSF_SMALL_CODE=1|tlsf_core_tests|core"
+  "portable-small|-DCMAKE_BUILD_TYPE=Release -DTLSF_USE_BUILTIN_BITSCAN=0 -DTLSF_SL_INDEX_LOG2=3 -DTLSF_MAX_BLOCK_LOG2=20 -DTLSF_CODE=0|tlsf_core_tests|core"
   "lean|-DCMAKE_BUILD_TYPE=Release -DTLSF_STATS=0 -DTLSF_CHECKS=0|tlsf_core_tests|core"
   "cxx23|-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=23 -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++|$cpp_suites heap_threads_stress_tsan|cpp"
 )

@@ -8,7 +8,7 @@
  * built by bench/cortex-m4/CMakeLists.txt with arm-none-eabi-gcc 12.2 (Debian 12):
  * "default" is the default configuration, "smallest" is TLSF_SL_INDEX_LOG2=3
  * TLSF_MAX_BLOCK_LOG2=17 TLSF_STATS=0 TLSF_CHECKS=0, and "size" the same with
- * TLSF_SMALL_CODE=1 (the smallest code). An instruction is every one the core
+ * TLSF_CODE=0 (the smallest code). An instruction is every one the core
  * issues, IT-skipped ones included (see host/m4emu.h).
  *
  * Instruction counts in the emulator are deterministic, so each bound is the measured
@@ -39,106 +39,106 @@
 #define TLSF_M4_BOUNDS(X)                                                               \
     X("O2", "default",   "malloc",                   100)                               \
     X("O2", "default",   "free",                     100)                               \
-    X("O2", "default",   "memalign",                 186)                               \
-    X("O2", "default",   "realloc-nocopy",           357)                               \
+    X("O2", "default",   "memalign",                 182)                               \
+    X("O2", "default",   "realloc-nocopy",           354)                               \
     X("O2", "default",   "init",                     129)                               \
     X("O2", "default",   "size:init+malloc+free",   1130)                               \
-    X("O2", "default",   "size:core",               3976)                               \
+    X("O2", "default",   "size:core",               3960)                               \
     X("Os", "default",   "malloc",                   136)                               \
     X("Os", "default",   "free",                     137)                               \
     X("Os", "default",   "memalign",                 237)                               \
-    X("Os", "default",   "realloc-nocopy",           466)                               \
+    X("Os", "default",   "realloc-nocopy",           463)                               \
     X("Os", "default",   "init",                     135)                               \
     X("Os", "default",   "size:init+malloc+free",    872)                               \
-    X("Os", "default",   "size:core",               3094)                               \
+    X("Os", "default",   "size:core",               3064)                               \
     X("O2", "smallest",  "malloc",                    88)                               \
     X("O2", "smallest",  "free",                      86)                               \
-    X("O2", "smallest",  "memalign",                 175)                               \
-    X("O2", "smallest",  "realloc-nocopy",           328)                               \
+    X("O2", "smallest",  "memalign",                 173)                               \
+    X("O2", "smallest",  "realloc-nocopy",           327)                               \
     X("O2", "smallest",  "init",                      90)                               \
     X("O2", "smallest",  "size:init+malloc+free",   1032)                               \
-    X("O2", "smallest",  "size:core",               3732)                               \
+    X("O2", "smallest",  "size:core",               3718)                               \
     X("Os", "smallest",  "malloc",                   126)                               \
     X("Os", "smallest",  "free",                     116)                               \
-    X("Os", "smallest",  "memalign",                 231)                               \
-    X("Os", "smallest",  "realloc-nocopy",           421)                               \
+    X("Os", "smallest",  "memalign",                 230)                               \
+    X("Os", "smallest",  "realloc-nocopy",           418)                               \
     X("Os", "smallest",  "init",                      96)                               \
     X("Os", "smallest",  "size:init+malloc+free",    764)                               \
-    X("Os", "smallest",  "size:core",               2876)                               \
+    X("Os", "smallest",  "size:core",               2838)                               \
     X("O2", "size",      "malloc",                    88)                               \
     X("O2", "size",      "free",                      84)                               \
-    X("O2", "size",      "memalign",                 176)                               \
-    X("O2", "size",      "realloc-nocopy",           327)                               \
+    X("O2", "size",      "memalign",                 174)                               \
+    X("O2", "size",      "realloc-nocopy",           326)                               \
     X("O2", "size",      "init",                      90)                               \
     X("O2", "size",      "size:init+malloc+free",    884)                               \
-    X("O2", "size",      "size:core",               3588)                               \
-    X("Os", "size",      "malloc",                   132)                               \
+    X("O2", "size",      "size:core",               3578)                               \
+    X("Os", "size",      "malloc",                   118)                               \
     X("Os", "size",      "free",                      99)                               \
-    X("Os", "size",      "memalign",                 233)                               \
-    X("Os", "size",      "realloc-nocopy",           407)                               \
+    X("Os", "size",      "memalign",                 221)                               \
+    X("Os", "size",      "realloc-nocopy",           393)                               \
     X("Os", "size",      "init",                      93)                               \
-    X("Os", "size",      "size:init+malloc+free",    624)                               \
-    X("Os", "size",      "size:core",               2708)                               \
+    X("Os", "size",      "size:init+malloc+free",    598)                               \
+    X("Os", "size",      "size:core",               2672)                               \
     X("O2", "checks0",   "malloc",                    98)                               \
     X("O2", "checks0",   "free",                      92)                               \
-    X("O2", "checks0",   "memalign",                 186)                               \
-    X("O2", "checks0",   "realloc-nocopy",           346)                               \
+    X("O2", "checks0",   "memalign",                 182)                               \
+    X("O2", "checks0",   "realloc-nocopy",           343)                               \
     X("O2", "checks0",   "init",                     129)                               \
     X("O2", "checks0",   "size:init+malloc+free",   1098)                               \
-    X("O2", "checks0",   "size:core",               3916)                               \
+    X("O2", "checks0",   "size:core",               3900)                               \
     X("Os", "checks0",   "malloc",                   134)                               \
     X("Os", "checks0",   "free",                     122)                               \
     X("Os", "checks0",   "memalign",                 237)                               \
-    X("Os", "checks0",   "realloc-nocopy",           438)                               \
+    X("Os", "checks0",   "realloc-nocopy",           435)                               \
     X("Os", "checks0",   "init",                     135)                               \
     X("Os", "checks0",   "size:init+malloc+free",    820)                               \
-    X("Os", "checks0",   "size:core",               3034)                               \
+    X("Os", "checks0",   "size:core",               3008)                               \
     X("O2", "checks2",   "malloc",                   117)                               \
     X("O2", "checks2",   "free",                     145)                               \
-    X("O2", "checks2",   "memalign",                 212)                               \
-    X("O2", "checks2",   "realloc-nocopy",           446)                               \
+    X("O2", "checks2",   "memalign",                 208)                               \
+    X("O2", "checks2",   "realloc-nocopy",           443)                               \
     X("O2", "checks2",   "init",                     151)                               \
     X("O2", "checks2",   "size:init+malloc+free",   1568)                               \
-    X("O2", "checks2",   "size:core",               4762)                               \
+    X("O2", "checks2",   "size:core",               4752)                               \
     X("Os", "checks2",   "malloc",                   161)                               \
     X("Os", "checks2",   "free",                     197)                               \
     X("Os", "checks2",   "memalign",                 270)                               \
-    X("Os", "checks2",   "realloc-nocopy",           582)                               \
+    X("Os", "checks2",   "realloc-nocopy",           579)                               \
     X("Os", "checks2",   "init",                     153)                               \
     X("Os", "checks2",   "size:init+malloc+free",   1192)                               \
-    X("Os", "checks2",   "size:core",               3490)                               \
+    X("Os", "checks2",   "size:core",               3448)                               \
     X("O2", "cache",     "malloc",                   105)                               \
     X("O2", "cache",     "free",                     104)                               \
-    X("O2", "cache",     "memalign",                 188)                               \
-    X("O2", "cache",     "realloc-nocopy",           357)                               \
+    X("O2", "cache",     "memalign",                 184)                               \
+    X("O2", "cache",     "realloc-nocopy",           354)                               \
     X("O2", "cache",     "init",                     237)                               \
-    X("O2", "cache",     "malloc-drain",            2862)                               \
-    X("O2", "cache",     "size:init+malloc+free",   2252)                               \
-    X("O2", "cache",     "size:core",               5446)                               \
+    X("O2", "cache",     "malloc-drain",            2829)                               \
+    X("O2", "cache",     "size:init+malloc+free",   2244)                               \
+    X("O2", "cache",     "size:core",               5360)                               \
     X("Os", "cache",     "malloc",                   156)                               \
     X("Os", "cache",     "free",                     138)                               \
-    X("Os", "cache",     "memalign",                 248)                               \
-    X("Os", "cache",     "realloc-nocopy",           474)                               \
+    X("Os", "cache",     "memalign",                 247)                               \
+    X("Os", "cache",     "realloc-nocopy",           470)                               \
     X("Os", "cache",     "init",                     242)                               \
-    X("Os", "cache",     "malloc-drain",            3672)                               \
-    X("Os", "cache",     "size:init+malloc+free",   1170)                               \
-    X("Os", "cache",     "size:core",               3618)                               \
+    X("Os", "cache",     "malloc-drain",            3640)                               \
+    X("Os", "cache",     "size:init+malloc+free",   1166)                               \
+    X("Os", "cache",     "size:core",               3576)                               \
     X("O2", "leancache", "malloc",                    95)                               \
     X("O2", "leancache", "free",                      89)                               \
-    X("O2", "leancache", "memalign",                 177)                               \
-    X("O2", "leancache", "realloc-nocopy",           333)                               \
+    X("O2", "leancache", "memalign",                 175)                               \
+    X("O2", "leancache", "realloc-nocopy",           332)                               \
     X("O2", "leancache", "init",                     223)                               \
-    X("O2", "leancache", "malloc-drain",            2791)                               \
-    X("O2", "leancache", "size:init+malloc+free",   2070)                               \
-    X("O2", "leancache", "size:core",               5206)                               \
+    X("O2", "leancache", "malloc-drain",            2758)                               \
+    X("O2", "leancache", "size:init+malloc+free",   2062)                               \
+    X("O2", "leancache", "size:core",               5124)                               \
     X("Os", "leancache", "malloc",                   146)                               \
     X("Os", "leancache", "free",                     120)                               \
-    X("Os", "leancache", "memalign",                 241)                               \
-    X("Os", "leancache", "realloc-nocopy",           435)                               \
+    X("Os", "leancache", "memalign",                 240)                               \
+    X("Os", "leancache", "realloc-nocopy",           432)                               \
     X("Os", "leancache", "init",                     227)                               \
-    X("Os", "leancache", "malloc-drain",            3597)                               \
-    X("Os", "leancache", "size:init+malloc+free",   1002)                               \
-    X("Os", "leancache", "size:core",               3374)
+    X("Os", "leancache", "malloc-drain",            3565)                               \
+    X("Os", "leancache", "size:init+malloc+free",    998)                               \
+    X("Os", "leancache", "size:core",               3332)
 /* clang-format on */
 
 /*
@@ -159,15 +159,15 @@
     X("O2", "default",         "static-cycles:malloc",     139)                         \
     X("O2", "default",         "static:free",              100)                         \
     X("O2", "default",         "static-cycles:free",       138)                         \
-    X("O2", "default",         "static:realloc",           357)                         \
-    X("O2", "default",         "static:memalign",          186)                         \
+    X("O2", "default",         "static:realloc",           354)                         \
+    X("O2", "default",         "static:memalign",          182)                         \
     X("O2", "default",         "static:create",             72)                         \
     X("O2", "default",         "static:add_pool",           57)                         \
     X("Os", "default",         "static:malloc",            136)                         \
     X("Os", "default",         "static-cycles:malloc",     243)                         \
     X("Os", "default",         "static:free",              146)                         \
     X("Os", "default",         "static-cycles:free",       256)                         \
-    X("Os", "default",         "static:realloc",           484)                         \
+    X("Os", "default",         "static:realloc",           481)                         \
     X("Os", "default",         "static:memalign",          237)                         \
     X("Os", "default",         "static:create",             72)                         \
     X("Os", "default",         "static:add_pool",           63)                         \
@@ -175,47 +175,47 @@
     X("O2", "smallest",        "static-cycles:malloc",     127)                         \
     X("O2", "smallest",        "static:free",               86)                         \
     X("O2", "smallest",        "static-cycles:free",       121)                         \
-    X("O2", "smallest",        "static:realloc",           329)                         \
-    X("O2", "smallest",        "static:memalign",          175)                         \
+    X("O2", "smallest",        "static:realloc",           328)                         \
+    X("O2", "smallest",        "static:memalign",          173)                         \
     X("O2", "smallest",        "static:create",             33)                         \
     X("O2", "smallest",        "static:add_pool",           57)                         \
     X("Os", "smallest",        "static:malloc",            126)                         \
     X("Os", "smallest",        "static-cycles:malloc",     228)                         \
     X("Os", "smallest",        "static:free",              116)                         \
     X("Os", "smallest",        "static-cycles:free",       197)                         \
-    X("Os", "smallest",        "static:realloc",           426)                         \
-    X("Os", "smallest",        "static:memalign",          231)                         \
+    X("Os", "smallest",        "static:realloc",           424)                         \
+    X("Os", "smallest",        "static:memalign",          230)                         \
     X("Os", "smallest",        "static:create",             33)                         \
     X("Os", "smallest",        "static:add_pool",           63)                         \
     X("O2", "size",            "static:malloc",             88)                         \
     X("O2", "size",            "static-cycles:malloc",     124)                         \
     X("O2", "size",            "static:free",               84)                         \
     X("O2", "size",            "static-cycles:free",       124)                         \
-    X("O2", "size",            "static:realloc",           328)                         \
-    X("O2", "size",            "static:memalign",          176)                         \
+    X("O2", "size",            "static:realloc",           327)                         \
+    X("O2", "size",            "static:memalign",          174)                         \
     X("O2", "size",            "static:create",             33)                         \
     X("O2", "size",            "static:add_pool",           57)                         \
-    X("Os", "size",            "static:malloc",            132)                         \
-    X("Os", "size",            "static-cycles:malloc",     236)                         \
+    X("Os", "size",            "static:malloc",            118)                         \
+    X("Os", "size",            "static-cycles:malloc",     210)                         \
     X("Os", "size",            "static:free",               99)                         \
     X("Os", "size",            "static-cycles:free",       166)                         \
-    X("Os", "size",            "static:realloc",           411)                         \
-    X("Os", "size",            "static:memalign",          233)                         \
+    X("Os", "size",            "static:realloc",           398)                         \
+    X("Os", "size",            "static:memalign",          221)                         \
     X("Os", "size",            "static:create",             33)                         \
     X("Os", "size",            "static:add_pool",           60)                         \
     X("O2", "checks0",         "static:malloc",             98)                         \
     X("O2", "checks0",         "static-cycles:malloc",     137)                         \
     X("O2", "checks0",         "static:free",               92)                         \
     X("O2", "checks0",         "static-cycles:free",       127)                         \
-    X("O2", "checks0",         "static:realloc",           346)                         \
-    X("O2", "checks0",         "static:memalign",          186)                         \
+    X("O2", "checks0",         "static:realloc",           343)                         \
+    X("O2", "checks0",         "static:memalign",          182)                         \
     X("O2", "checks0",         "static:create",             72)                         \
     X("O2", "checks0",         "static:add_pool",           57)                         \
     X("Os", "checks0",         "static:malloc",            134)                         \
     X("Os", "checks0",         "static-cycles:malloc",     241)                         \
     X("Os", "checks0",         "static:free",              122)                         \
     X("Os", "checks0",         "static-cycles:free",       204)                         \
-    X("Os", "checks0",         "static:realloc",           438)                         \
+    X("Os", "checks0",         "static:realloc",           435)                         \
     X("Os", "checks0",         "static:memalign",          237)                         \
     X("Os", "checks0",         "static:create",             72)                         \
     X("Os", "checks0",         "static:add_pool",           63)                         \
@@ -223,48 +223,48 @@
     X("O2", "checks2",         "static-cycles:malloc",     164)                         \
     X("O2", "checks2",         "static:free",              145)                         \
     X("O2", "checks2",         "static-cycles:free",       203)                         \
-    X("O2", "checks2",         "static:realloc",           447)                         \
-    X("O2", "checks2",         "static:memalign",          212)                         \
+    X("O2", "checks2",         "static:realloc",           444)                         \
+    X("O2", "checks2",         "static:memalign",          208)                         \
     X("O2", "checks2",         "static:create",             80)                         \
     X("O2", "checks2",         "static:add_pool",           71)                         \
     X("Os", "checks2",         "static:malloc",            161)                         \
     X("Os", "checks2",         "static-cycles:malloc",     290)                         \
     X("Os", "checks2",         "static:free",              224)                         \
     X("Os", "checks2",         "static-cycles:free",       381)                         \
-    X("Os", "checks2",         "static:realloc",           636)                         \
+    X("Os", "checks2",         "static:realloc",           633)                         \
     X("Os", "checks2",         "static:memalign",          270)                         \
     X("Os", "checks2",         "static:create",             80)                         \
     X("Os", "checks2",         "static:add_pool",           73)                         \
-    X("O2", "cache",           "static:malloc",           3362)                         \
-    X("O2", "cache",           "static-cycles:malloc",    5047)                         \
+    X("O2", "cache",           "static:malloc",           3329)                         \
+    X("O2", "cache",           "static-cycles:malloc",    5014)                         \
     X("O2", "cache",           "static:free",              107)                         \
     X("O2", "cache",           "static-cycles:free",       151)                         \
-    X("O2", "cache",           "static:realloc",          3621)                         \
-    X("O2", "cache",           "static:memalign",         3448)                         \
+    X("O2", "cache",           "static:realloc",          3585)                         \
+    X("O2", "cache",           "static:memalign",         3411)                         \
     X("O2", "cache",           "static:create",            180)                         \
     X("O2", "cache",           "static:add_pool",           57)                         \
-    X("Os", "cache",           "static:malloc",           4263)                         \
-    X("Os", "cache",           "static-cycles:malloc",    7512)                         \
+    X("Os", "cache",           "static:malloc",           4231)                         \
+    X("Os", "cache",           "static-cycles:malloc",    7384)                         \
     X("Os", "cache",           "static:free",              141)                         \
     X("Os", "cache",           "static-cycles:free",       241)                         \
-    X("Os", "cache",           "static:realloc",          4598)                         \
-    X("Os", "cache",           "static:memalign",         4355)                         \
+    X("Os", "cache",           "static:realloc",          4562)                         \
+    X("Os", "cache",           "static:memalign",         4322)                         \
     X("Os", "cache",           "static:create",            179)                         \
     X("Os", "cache",           "static:add_pool",           63)                         \
-    X("O2", "leancache",       "static:malloc",           3288)                         \
-    X("O2", "leancache",       "static-cycles:malloc",    4970)                         \
+    X("O2", "leancache",       "static:malloc",           3255)                         \
+    X("O2", "leancache",       "static-cycles:malloc",    4937)                         \
     X("O2", "leancache",       "static:free",               92)                         \
     X("O2", "leancache",       "static-cycles:free",       130)                         \
-    X("O2", "leancache",       "static:realloc",          3533)                         \
-    X("O2", "leancache",       "static:memalign",         3373)                         \
+    X("O2", "leancache",       "static:realloc",          3499)                         \
+    X("O2", "leancache",       "static:memalign",         3338)                         \
     X("O2", "leancache",       "static:create",            165)                         \
     X("O2", "leancache",       "static:add_pool",           58)                         \
-    X("Os", "leancache",       "static:malloc",           4189)                         \
-    X("Os", "leancache",       "static-cycles:malloc",    7430)                         \
+    X("Os", "leancache",       "static:malloc",           4157)                         \
+    X("Os", "leancache",       "static-cycles:malloc",    7302)                         \
     X("Os", "leancache",       "static:free",              123)                         \
     X("Os", "leancache",       "static-cycles:free",       211)                         \
-    X("Os", "leancache",       "static:realloc",          4486)                         \
-    X("Os", "leancache",       "static:memalign",         4284)                         \
+    X("Os", "leancache",       "static:realloc",          4452)                         \
+    X("Os", "leancache",       "static:memalign",         4251)                         \
     X("Os", "leancache",       "static:create",            164)                         \
     X("Os", "leancache",       "static:add_pool",           63)                         \
     X("O2", "chess-tlsf",      "static:new",               118)                         \

@@ -29,7 +29,7 @@
  * Threads: a heap is not locked internally. Calls on one heap must not overlap: describe
  * your lock once as a tlsf_lock_t and call the tlsf_locked_* wrappers (tlsf_lock.h; the
  * FreeRTOS port and the C++ layer use the same type), or use the C++ layer's locked
- * default heap, or the malloc shim's per-thread heaps (core/malloc).
+ * default heap, or the malloc shim's per-thread heaps (malloc/).
  *
  * Dependencies: <stddef.h>, <stdint.h>, <stdbool.h>, memcpy and memset. No stdio, no
  * global state: everything lives in the caller's memory. (Hosted builds with the default
@@ -45,7 +45,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tlsf_config.h"
+#include "tlsf_abi.h"
 #include "tlsf_version.h"
 
 #ifdef __cplusplus
@@ -101,7 +101,7 @@ typedef struct tlsf_stats {
     size_t pool_count;          /* pools currently in the heap */
 } tlsf_stats_t;
 
-/* Every public symbol carries the configuration tag; see tlsf_config.h. */
+/* Every public symbol carries the configuration tag; see tlsf_abi.h. */
 #define tlsf_create TLSF_ABI_NAME(tlsf_create)
 #define tlsf_create_with_pool TLSF_ABI_NAME(tlsf_create_with_pool)
 #define tlsf_destroy TLSF_ABI_NAME(tlsf_destroy)
@@ -206,7 +206,7 @@ void tlsf_remove_pool(tlsf_t tlsf, pool_t pool);
  * and the cache holds blocks, the cache is drained first (at most TLSF_CACHE_BYTES /
  * (4 * tlsf_alloc_overhead() + 4 * sizeof(void *)) ordinary frees; see tlsf_cache_flush)
  * and the search runs once more: a request fails only when the heap truly has no room. With
- * TLSF_CACHE_DRAIN_STALE (64-bit default) a request that misses its cached class, finds no
+ * TLSF_CACHE=2 (the stale drain, 64-bit default) a request that misses its cached class, finds no
  * room in the budget for it and follows a run of frees the cache refused, as many as it
  * can hold blocks, with no push or pop among them, drains it first too (same bound). On a
  * heap with slabs (tlsf_slabs_enable) a small request that misses the cache pops an object
@@ -279,7 +279,7 @@ void *tlsf_realloc(tlsf_t tlsf, void *ptr, size_t bytes);
  *     own or neighbours' header was overwritten, e.g. by a write past the end of the
  *     block (TLSF_ERROR_CORRUPT_BLOCK). The header before `ptr` must be readable memory.
  * Below level 2 a foreign pointer is undefined behaviour. O(1): at most two list removals
- * and one insertion. With TLSF_CACHE_DRAIN_STALE (64-bit default) the free of a block at
+ * and one insertion. With TLSF_CACHE=2 (64-bit default) the free of a block at
  * least as large as the cache's budget that follows a run of frees the cache refused, as
  * many as it can hold blocks, with no push or pop among them, drains the cache afterwards
  * (the bound of tlsf_malloc's drain), so that the blocks cached before merge. With
@@ -401,9 +401,9 @@ size_t tlsf_cache_set_limit(tlsf_t tlsf, size_t bytes);
  * tlsf_slabs_enable: cut this heap's requests of up to TLSF_SLAB_REQUEST_MAX bytes (248 on
  * 64-bit targets, 232 with TLSF_SL_INDEX_LOG2 3, where the exact size classes end) with an
  * alignment of at most tlsf_align_size() from slabs of `slab_bytes` bytes from now on
- * (TLSF_SLABS, tlsf_config.h). A slab is one block of the heap, aligned to its size,
- * holding objects of one span; a free pushes the object on its slab's free list (or into
- * the front cache) instead of merging it, and a slab goes back to the lists when its last
+ * (64-bit builds with the cache: TLSF_SLABS, tlsf_abi.h). A slab is one block of the heap, aligned
+ * to its size, holding objects of one span; a free pushes the object on its slab's free list (or
+ * into the front cache) instead of merging it, and a slab goes back to the lists when its last
  * object is freed. Every call stays O(1); the price is that a slab's free objects serve only
  * its span, so a full heap fails somewhat earlier (README, "Benchmarks": the fragmentation
  * figures). When no slab can be taken from the lists, a request gets an ordinary block.

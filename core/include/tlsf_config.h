@@ -7,9 +7,18 @@
  * target `tlsf::tlsf` exports the settings it was built with to everything that links it,
  * so a program and the library always agree.
  *
- * A translation unit compiled with settings different from the library's does not link:
- * every public symbol carries a tag naming the configuration (see TLSF_ABI_TAG below).
- * A mismatch is therefore a link error, never a heap laid out two ways at run time.
+ * This file holds the settings and their checks only. What follows from them (the sizes of
+ * the control structure and of a header, and the configuration tag) is in tlsf_abi.h: a
+ * translation unit compiled with settings different from the library's does not link,
+ * because every symbol carries a tag naming the configuration, so a mismatch is a link
+ * error, never a heap laid out two ways at run time.
+ *
+ * The settings (14):
+ *   layout       TLSF_ALIGN_LOG2, TLSF_SL_INDEX_LOG2, TLSF_MAX_BLOCK_LOG2
+ *   work per call TLSF_STATS, TLSF_CHECKS, TLSF_CACHE (with TLSF_CACHE_BYTES)
+ *   code         TLSF_CODE, TLSF_USE_BUILTIN_BITSCAN
+ *   reactions    TLSF_DEFAULT_ERROR_HANDLER
+ *   debugging    TLSF_FILL (TLSF_FILL_ALLOC_BYTE, TLSF_FILL_FREE_BYTE), TLSF_MEMCHECK
  */
 #ifndef TLSF_CONFIG_H
 #define TLSF_CONFIG_H
@@ -105,36 +114,50 @@
 
 /*
  * TLSF_CACHE and TLSF_CACHE_BYTES: the bounded front cache (core/src/tlsf_cache.h).
- * With TLSF_CACHE 1, a freed block of an exact size class (the classes below
- * 2 << (TLSF_SL_INDEX_LOG2 + TLSF_ALIGN_LOG2) bytes of span: 256 on 32-bit ARM, 1 KiB on
- * x86-64) goes onto a LIFO stack of its class instead of being merged, as long as the
- * cached blocks' charges stay within TLSF_CACHE_BYTES (a block's charge is twice its span,
- * so the cache holds at most half the budget in blocks, and at most TLSF_CACHE_BYTES /
- * (2 * the smallest span) of them); malloc of that class pops it back. Both are O(1) and
- * much shorter than the list paths (on a Cortex-M4 a pop is 16 instructions and a push 15
- * without the checks and statistics, 28 and 29 with them).
- * Cached blocks count as free in the statistics; they are given back to the lists by
- * tlsf_cache_flush, tlsf_remove_pool, tlsf_largest_allocatable and by a request the
- * lists cannot serve, which drains the cache (at most TLSF_CACHE_BYTES / (2 * the
- * smallest span) blocks, each an ordinary O(1) free) and searches once more, so a heap
- * fails only when it truly has no room. A cached block is never merged, so half the budget
- * is also the most memory the cache can keep from coalescing.
- * Default: 1 on 64-bit targets with 512 KiB, 0 on 32-bit ones (1 KiB when switched on),
- * so that bare-metal builds keep every call at its list-path bound unless they choose
- * the cache; the CMake build switches it on for hosted targets. 512 KiB holds up to 256 KiB
- * of blocks, about what glibc's per-thread cache can hold of blocks up to 1 KiB (7 of each
- * of its 64 sizes), and it is where workload 2 (random sizes up to 1 KiB over 1,000 live
- * blocks) stops gaining: instructions per malloc+free under callgrind (scripts/callgrind.sh
- * with -DTLSF_CACHE_BYTES=N), hosted default (checks level 2): 111.1 at 256 KiB, 95.6 at
- * 512 KiB (glibc: 156.8). The price is the drain of a failing request: at most
- * 512 KiB / 64 = 8,192 list frees. Larger budgets do not pay: with 4 and 8 MiB the STL
- * suite's list row, run after the map rows on the same heap, took 1.6-2.1 times glibc's
+ *   0  no cache: every malloc and free takes the segregated lists.
+ *   1  a freed block of an exact size class (the classes below
+ *      2 << (TLSF_SL_INDEX_LOG2 + TLSF_ALIGN_LOG2) bytes of span: 256 on 32-bit ARM, 1 KiB
+ *      on x86-64) goes onto a LIFO stack of its class instead of being merged, as long as
+ *      the cached blocks' charges stay within TLSF_CACHE_BYTES (a block's charge is twice
+ *      its span, so the cache holds at most half the budget in blocks, and at most
+ *      TLSF_CACHE_BYTES / (2 * the smallest span) of them); malloc of that class pops it
+ *      back. Both are O(1) and much shorter than the list paths (on a Cortex-M4 a pop is
+ *      16 instructions and a push 15 without the checks and statistics, 28 and 29 with
+ *      them). Cached blocks count as free in the statistics; they are given back to the
+ *      lists by tlsf_cache_flush, tlsf_remove_pool, tlsf_largest_allocatable and by a
+ *      request the lists cannot serve, which drains the cache (at most TLSF_CACHE_BYTES /
+ *      (2 * the smallest span) blocks, each an ordinary O(1) free) and searches once more,
+ *      so a heap fails only when it truly has no room. A cached block is never merged, so
+ *      half the budget is also the most memory the cache can keep from coalescing.
+ *   2  as 1, and a cache that no longer serves the program is drained before a failing
+ *      request drains it (the stale drain). Without it the cache keeps what it holds until
+ *      a request the lists cannot serve: after a burst of map nodes, a burst of list nodes
+ *      finds the budget full of map nodes and is allocated in the gaps between them, which
+ *      stay scattered over memory for good. With it, once the cache has refused as many
+ *      frees in a row as its budget holds blocks, with no block cached or taken in
+ *      between, it is drained by the next request that misses its exact class and finds
+ *      no room for a block of it, or by the next free of a block at least as large as the
+ *      budget (the end of a phase, as the C library merges its fast bins when a large
+ *      chunk is freed). A free's worst case then grows to a malloc's (which includes a
+ *      drain already); the fast paths do not change, a refused free pays a few loads and
+ *      stores to count. On 64-bit targets with level 1 or 2 the cache also serves the
+ *      slabs' door (tlsf_slabs_enable, core/src/tlsf_slab.h).
+ * Default: 2 on 64-bit targets with 512 KiB, 0 on 32-bit ones (1 KiB when switched on), so
+ * that bare-metal builds keep every call at its list-path bound unless they choose the
+ * cache; the CMake build switches it on (1) for 32-bit hosted targets too. 512 KiB holds
+ * up to 256 KiB of blocks, about what glibc's per-thread cache can hold of blocks up to
+ * 1 KiB (7 of each of its 64 sizes), and it is where workload 2 (random sizes up to 1 KiB
+ * over 1,000 live blocks) stops gaining: instructions per malloc+free under callgrind
+ * (scripts/callgrind.sh with -DTLSF_CACHE_BYTES=N), hosted default (checks level 2): 111.1
+ * at 256 KiB, 95.6 at 512 KiB (glibc: 156.8). The price is the drain of a failing request:
+ * at most 512 KiB / 64 = 8,192 list frees. Larger budgets do not pay: with 4 and 8 MiB the
+ * STL suite's list row, run after the map rows on the same heap, took 1.6-2.1 times glibc's
  * time, against 0.87-0.98 at 512 KiB (a budget full of one container's nodes outlasts its
- * teardown; README, "Benchmarks").
+ * teardown; docs/benchmarks.md).
  */
 #ifndef TLSF_CACHE
 #if TLSF_PTR_BITS == 64
-#define TLSF_CACHE 1
+#define TLSF_CACHE 2
 #else
 #define TLSF_CACHE 0
 #endif
@@ -145,60 +168,6 @@
 #else
 #define TLSF_CACHE_BYTES 1024
 #endif
-#endif
-
-/*
- * TLSF_CACHE_DRAIN_STALE: whether a cache that no longer serves the program is drained
- * before a failing request drains it. Without it the cache keeps what it holds until a
- * request the lists cannot serve (or tlsf_cache_flush): after a burst of map nodes, a
- * burst of list nodes finds the budget full of map nodes, cannot cache one node of its
- * own, and is allocated in the gaps between the cached map nodes, which stay scattered
- * over memory for good; and after a container of one class is destroyed, the next
- * container of that class gets the cached nodes first, scattered where the old one's last
- * frees left them. With it, once the cache has refused as many frees in a row as its
- * budget holds blocks, without a block cached or taken in between (a cache in use is
- * pushed or popped far more often than that), it is drained by the next request that
- * misses its exact class and finds no room in the budget for a block of it, or by the next
- * free of a block at least as large as the budget (the end of a phase: as the C library
- * merges its fast bins when a large chunk is freed). A malloc's worst case already
- * includes a drain; a free's grows to the same bound. Over time it costs at most one list
- * free per cached block (each drained block was pushed by a free since the last drain);
- * the fast paths do not change, a free the cache refuses pays a few loads and stores to
- * count. Default: 1 where the cache is on by default (64-bit targets), 0 elsewhere, so
- * that bare-metal builds see a drain only when they run out of memory.
- */
-#ifndef TLSF_CACHE_DRAIN_STALE
-#if TLSF_PTR_BITS == 64
-#define TLSF_CACHE_DRAIN_STALE 1
-#else
-#define TLSF_CACHE_DRAIN_STALE 0
-#endif
-#endif
-
-/*
- * TLSF_SLABS: whether a heap may cut its small blocks from slabs (core/src/tlsf_slab.h),
- * switched on per heap at run time by tlsf_slabs_enable. A slab is one block of the heap
- * (4 to 64 KiB, aligned to its size) cut into objects of one span; a freed object goes on
- * its slab's free list and never merges, and a slab whose last object is freed goes back to
- * the lists. Requests of up to 248 bytes then cost a pop or a push of a slab's list, where
- * a burst of list nodes freed in order would make every free merge (README, "Benchmarks":
- * the STL suite's list row). The price is memory: a slab's unused objects serve only its
- * own span, so a fixed heap with slabs fails earlier (the fragmentation benchmark: at
- * about 91% live instead of 96% with 4 KiB slabs), which is why no heap has slabs until
- * it asks. Every call stays O(1). Needs the front cache (the slab door sits on its miss
- * path) and 16-byte alignment (an object's header word carries a flag of its own).
- * Default: 1 on 64-bit targets with the cache, 0 elsewhere (bare-metal builds carry no
- * slab code, and their bounds do not change); with 0 tlsf_slabs_enable refuses.
- */
-#ifndef TLSF_SLABS
-#if TLSF_CACHE && TLSF_PTR_BITS == 64 && TLSF_ALIGN_LOG2 >= 4
-#define TLSF_SLABS 1
-#else
-#define TLSF_SLABS 0
-#endif
-#endif
-#if TLSF_SLABS && (!TLSF_CACHE || TLSF_ALIGN_LOG2 < 4)
-#error "TLSF_SLABS needs TLSF_CACHE and TLSF_ALIGN_LOG2 >= 4"
 #endif
 
 /*
@@ -215,41 +184,33 @@
 #endif
 
 /*
- * TLSF_BRANCHLESS_LISTS: how the heap deals with a list that is empty when a block goes
- * in, or becomes empty when malloc takes its first block.
- *   1  without a branch: the head's link is read either way and chosen by a conditional
- *      move, and the list's bitmap word is updated either way, with a bit that may be
- *      zero (the word's own bit still only when the word empties). Whether a list is or
- *      becomes empty follows the request sizes, so on a core that predicts branches
- *      (x86, Cortex-A) a branch there is mispredicted often: this halved the
- *      mispredictions of the benchmarks' workload 2 on x86-64 (cachegrind) and took its
- *      time from 2.15 to 1.57 times glibc's (README, "Benchmarks").
- *   0  with branches that skip that work when it is not needed. On Cortex-M4, which does
- *      not predict branches, this makes malloc 3 to 4 instructions shorter on average
- *      and init+malloc+free 6 to 58 bytes smaller, with the same worst cases (at -Os,
- *      free is 1 instruction shorter) (bench/cortex-m4/run-counts.sh).
- * Default: 0 on M-profile ARM (Cortex-M), 1 elsewhere. Not part of the configuration
- * tag: it changes no layout.
+ * TLSF_CODE: what the code is tuned for. Every call keeps its bound either way; only the
+ * common paths and the code size change (bench/cortex-m4/run-counts.sh, docs/cortex-m4.md).
+ *   0  the smallest code: a split or merge whose block stays in its size class unlinks it
+ *      and links it again (instead of letting the new block take the old one's list
+ *      place), taking the first block of a list is an ordinary unlink, and the list
+ *      updates branch as in 1. Common paths get a few instructions longer.
+ *   1  the shortest paths on a core that does not predict branches (Cortex-M): a list that
+ *      is empty when a block goes in, or becomes empty when malloc takes its first block,
+ *      is dealt with by branches that skip the work when it is not needed (on Cortex-M4
+ *      malloc is 3 to 4 instructions shorter on average than with 2, and init+malloc+free
+ *      6 to 58 bytes smaller).
+ *   2  the fastest on a core that predicts branches (x86, Cortex-A): those list updates
+ *      without a branch (the head's link is read either way and chosen by a conditional
+ *      move, the bitmap word written either way). Whether a list is or becomes empty
+ *      follows the request sizes, so a branch there is mispredicted often: this halved the
+ *      mispredictions of workload 2 on x86-64 (cachegrind) and took its time from 2.15 to
+ *      1.57 times glibc's (docs/history.md).
+ * Where the compiler optimises for size (-Os), the few paths that exist in two copies for
+ * speed keep one copy whatever this says. Default: 1 on M-profile ARM (Cortex-M), 2
+ * elsewhere. Not part of the configuration tag: it changes no layout.
  */
-#ifndef TLSF_BRANCHLESS_LISTS
+#ifndef TLSF_CODE
 #if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
-#define TLSF_BRANCHLESS_LISTS 0
+#define TLSF_CODE 1
 #else
-#define TLSF_BRANCHLESS_LISTS 1
+#define TLSF_CODE 2
 #endif
-#endif
-
-/*
- * TLSF_SMALL_CODE: 1 chooses the smallest code over the shortest common paths. A split or
- * merge whose block stays in the same size class then unlinks it and links it again
- * (instead of letting the new block take the old one's list place), and taking the first
- * block of a list is an ordinary unlink. Every call keeps its bound (the worst paths are
- * the ones that change class, which both settings take alike); common paths get a few
- * instructions longer. Measured with bench/cortex-m4/run-counts.sh ("size" configuration,
- * README). Default 0. Not part of the configuration tag: it changes no layout.
- */
-#ifndef TLSF_SMALL_CODE
-#define TLSF_SMALL_CODE 0
 #endif
 
 /*
@@ -309,103 +270,31 @@
 #define TLSF_MEMCHECK 0
 #endif
 
-/*
- * Sizes that follow from the settings, known at compile time (each equals what the
- * function of the same meaning returns; the library checks that when it is built):
- *   TLSF_CONTROL_BYTES   tlsf_size(): the control structure;
- *   TLSF_POOL_OVERHEAD_BYTES  tlsf_pool_overhead(): a pool's bytes outside its blocks;
- *   TLSF_MIN_SPAN_BYTES  the span of the smallest block (tlsf_block_size_min() +
- *                        tlsf_alloc_overhead());
- *   TLSF_HEAP_MIN_BYTES  the least memory tlsf_create_with_pool accepts: the control
- *                        structure and a pool of one smallest block (what
- *                        tlsf::static_heap<N> asserts at compile time).
- * The seal shares the size word when 16 bits or more are left above the largest span and
- * the cache flag (TLSF_SEAL_IN_WORD), otherwise it takes a header word of its own.
- */
-#define TLSF_WORD_BYTES_ (TLSF_PTR_BITS / 8)
-#define TLSF_ALIGN_BYTES_ (1 << TLSF_ALIGN_LOG2)
-#if TLSF_CHECKS >= 2 && TLSF_PTR_BITS - TLSF_MAX_BLOCK_LOG2 - 1 >= 16
-#define TLSF_SEAL_IN_WORD 1
-#else
-#define TLSF_SEAL_IN_WORD 0
+/* ---- Checks of the settings ---- */
+/* Settings of earlier versions, now folded into the ones above. */
+#ifdef TLSF_CACHE_DRAIN_STALE
+#error "TLSF_CACHE_DRAIN_STALE is now TLSF_CACHE=2 (the cache with its stale drain)"
 #endif
-#if TLSF_CHECKS >= 2 && !TLSF_SEAL_IN_WORD
-#define TLSF_HEADER_BYTES (2 * TLSF_WORD_BYTES_ + TLSF_ALIGN_BYTES_)
-#else
-#define TLSF_HEADER_BYTES (2 * TLSF_WORD_BYTES_)
+#ifdef TLSF_SLABS
+#error "TLSF_SLABS is no longer a setting: 64-bit builds with the cache have slabs (tlsf_abi.h)"
 #endif
-/* Whether a block in the front cache carries a mark in its size word (BLOCK_CACHED): with
- * the misuse checks, which tell a double free of a cached block by it. Without them
- * nothing on the fast paths needs it, so it is left out (a pop then writes no header, a
- * push one word fewer), and the end sentinel of each pool records the heap instead, one
- * word more per pool, so that tlsf_walk_pool can find the cached blocks. */
-#if TLSF_CACHE && TLSF_CHECKS == 0
-#define TLSF_CACHE_MARKS 0
-#define TLSF_SENTINEL_BYTES_ (TLSF_HEADER_BYTES + TLSF_WORD_BYTES_)
-#else
-#define TLSF_CACHE_MARKS 1
-#define TLSF_SENTINEL_BYTES_ TLSF_HEADER_BYTES
+#if defined(TLSF_SMALL_CODE) || defined(TLSF_BRANCHLESS_LISTS)
+#error "TLSF_SMALL_CODE and TLSF_BRANCHLESS_LISTS are now TLSF_CODE (0: small code, 2: branchless)"
 #endif
-#define TLSF_ROUND_UP_(n, a) (((n) + (a)-1) / (a) * (a))
-#define TLSF_POOL_OVERHEAD_BYTES                                                                   \
-    ((TLSF_ALIGN_BYTES_ - TLSF_HEADER_BYTES % TLSF_ALIGN_BYTES_) % TLSF_ALIGN_BYTES_ +             \
-     TLSF_SENTINEL_BYTES_)
-#define TLSF_MIN_SPAN_BYTES                                                                        \
-    TLSF_ROUND_UP_(TLSF_HEADER_BYTES + 2 * TLSF_WORD_BYTES_, TLSF_ALIGN_BYTES_)
-/* The slabs' object spans: TLSF_ALIGN apart, up to 256 bytes where the exact size classes
- * reach that far (tlsf_slab.h), and TLSF_SLAB_REQUEST_MAX, the largest request a slab serves
- * (an object's header is one word): 248 bytes on 64-bit targets by default. */
-#define TLSF_SLAB_CLASSES_ ((256 >> TLSF_ALIGN_LOG2) + 1)
-#define TLSF_SLAB_SPAN_MAX_                                                                        \
-    (256 < (2 << (TLSF_SL_INDEX_LOG2 + TLSF_ALIGN_LOG2))                                           \
-         ? 256                                                                                     \
-         : (2 << (TLSF_SL_INDEX_LOG2 + TLSF_ALIGN_LOG2)) - TLSF_ALIGN_BYTES_)
-#define TLSF_SLAB_REQUEST_MAX (TLSF_SLAB_SPAN_MAX_ - TLSF_WORD_BYTES_)
-/* The slab sizes tlsf_slabs_enable accepts: powers of two in this range. */
-#define TLSF_SLAB_BYTES_MIN 4096
-#define TLSF_SLAB_BYTES_MAX 65536
-#define TLSF_ROWS_ (TLSF_MAX_BLOCK_LOG2 - TLSF_SL_INDEX_LOG2 - TLSF_ALIGN_LOG2 + 1)
-/* The control structure (core/src/tlsf_heap.h): bitmap words, the state words between them
- * and the list heads, and the heads. The bitmaps cover every class plus the slots the
- * words before the heads take (at most 34 bitmap words and the state, see FIRST_SLOT). */
-#define TLSF_STATE_WORDS_                                                                          \
-    (5 * TLSF_STATS + 4 + (TLSF_CHECKS >= 2) +                                                     \
-     TLSF_CACHE * ((2 << TLSF_SL_INDEX_LOG2) + 2 + 2 * TLSF_CACHE_DRAIN_STALE) +                   \
-     TLSF_SLABS * (2 * TLSF_SLAB_CLASSES_ + 4))
-#define TLSF_CLASS_WORDS_                                                                          \
-    (((4 * 34 + TLSF_WORD_BYTES_ * TLSF_STATE_WORDS_) / (2 * TLSF_WORD_BYTES_) + 1 +               \
-      (TLSF_ROWS_ << TLSF_SL_INDEX_LOG2) + 31) /                                                   \
-     32)
-#define TLSF_CONTROL_BYTES                                                                         \
-    TLSF_ROUND_UP_(TLSF_ROUND_UP_(4 * (1 + TLSF_CLASS_WORDS_), TLSF_WORD_BYTES_) +                 \
-                       TLSF_WORD_BYTES_ *                                                          \
-                           (TLSF_STATE_WORDS_ + 2 * (TLSF_ROWS_ << TLSF_SL_INDEX_LOG2) + 1),       \
-                   TLSF_ALIGN_BYTES_)
-#define TLSF_HEAP_MIN_BYTES (TLSF_CONTROL_BYTES + TLSF_POOL_OVERHEAD_BYTES + TLSF_MIN_SPAN_BYTES)
-
-/* The cache's budget as it enters the tag: 0 when the cache is off, followed by an `s` with
- * TLSF_CACHE_DRAIN_STALE (the control structure has two words more), and by an `l` with
- * TLSF_SLABS (the slabs' state, and a size-word flag older builds do not know). */
-#define TLSF_PASTE_RAW_(a, b) a##b
-#define TLSF_PASTE_(a, b) TLSF_PASTE_RAW_(a, b)
-#if TLSF_CACHE && TLSF_CACHE_DRAIN_STALE && TLSF_SLABS
-#define TLSF_CACHE_TAG_ TLSF_PASTE_(TLSF_PASTE_(TLSF_CACHE_BYTES, s), l)
-#elif TLSF_CACHE && TLSF_SLABS
-#define TLSF_CACHE_TAG_ TLSF_PASTE_(TLSF_CACHE_BYTES, l)
-#elif TLSF_CACHE && TLSF_CACHE_DRAIN_STALE
-#define TLSF_CACHE_TAG_ TLSF_PASTE_(TLSF_CACHE_BYTES, s)
-#elif TLSF_CACHE
-#define TLSF_CACHE_TAG_ TLSF_CACHE_BYTES
-#else
-#define TLSF_CACHE_TAG_ 0
+#if TLSF_CACHE < 0 || TLSF_CACHE > 2
+#error "TLSF_CACHE must be 0, 1 or 2"
 #endif
-
-/* Configuration tag appended to every public symbol (see the top of this file). */
-#define TLSF_CAT6_(a, b, c, d, e, f) a##b##c##d##e##f
-#define TLSF_TAG_(p, a, s, m, st, ck, ca) TLSF_CAT6_(p##a, _s##s, _m##m, _t##st, _c##ck, _k##ca)
-#define TLSF_ABI_TAG_(p, a, s, m, st, ck, ca) TLSF_TAG_(p, a, s, m, st, ck, ca)
-#define TLSF_ABI_NAME(name)                                                                        \
-    TLSF_ABI_TAG_(name##_a, TLSF_ALIGN_LOG2, TLSF_SL_INDEX_LOG2, TLSF_MAX_BLOCK_LOG2, TLSF_STATS,  \
-                  TLSF_CHECKS, TLSF_CACHE_TAG_)
+#if TLSF_CODE < 0 || TLSF_CODE > 2
+#error "TLSF_CODE must be 0, 1 or 2"
+#endif
+#if TLSF_CHECKS < 0 || TLSF_CHECKS > 2
+#error "TLSF_CHECKS must be 0, 1 or 2"
+#endif
+#if TLSF_SL_INDEX_LOG2 < 1 || TLSF_SL_INDEX_LOG2 > 5
+#error "TLSF_SL_INDEX_LOG2 must be 1..5"
+#endif
+#if TLSF_MAX_BLOCK_LOG2 > TLSF_PTR_BITS - 2
+#error "TLSF_MAX_BLOCK_LOG2 must leave two bits of a word above the largest span"
+#endif
 
 #endif /* TLSF_CONFIG_H */

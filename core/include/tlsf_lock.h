@@ -9,7 +9,7 @@
  *   - the C API, through the tlsf_locked_* wrappers below (bare metal, an RTOS);
  *   - the FreeRTOS heap port (ports/freertos/heap_tlsf.c), whose lock is one of these;
  *   - the C++ layer, whose tlsf::lock_hooks is a tlsf_lock_t (cpp/include/tlsf/lock.hpp);
- *   - a library built on the C API, e.g. the malloc shim (core/malloc): its lock as a
+ *   - a library built on the C API, e.g. the malloc shim (malloc/): its lock as a
  *     tlsf_lock_t, taken with tlsf_lock_acquire/release around its own critical sections.
  *
  * Header-only, C99, freestanding (<stddef.h> and tlsf.h only). The core is untouched: a

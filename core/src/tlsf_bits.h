@@ -16,7 +16,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tlsf_config.h"
 #include "tlsf_sanitize.h"
 
 #if TLSF_USE_BUILTIN_BITSCAN
@@ -81,7 +80,7 @@ static inline TLSF_NO_ASAN unsigned bits_clz_size(size_t size) {
 #endif /* TLSF_USE_BUILTIN_BITSCAN */
 
 /*
- * Bitmap words: 32 positions, 0 to 31, each one bit (tlsf_heap.h keeps a position per
+ * Bitmap words: 32 positions, 0 to 31, each one bit (tlsf_control.h keeps a position per
  * size class and per bitmap word). The first set position at or after p is
  * p + bitmap_first(bitmap_from(word, p)), and the first after p is
  * bitmap_first(word & bitmap_after(p)): one scan either way. Which bit holds position 0

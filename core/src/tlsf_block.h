@@ -35,7 +35,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tlsf_config.h"
 #include "tlsf_sanitize.h"
 
 /* A block, only ever addressed through the slot accessors below. */
@@ -49,29 +48,31 @@ enum {
     BLOCK_FREE = 1,      /* this block is free (in a free list) */
     BLOCK_PREV_FREE = 2, /* the block before this one is free */
     BLOCK_ALIGNED = 4,   /* made by memalign: its last word records the alignment */
-    /* With TLSF_SLABS (16-byte alignment, so a fourth flag bit): the header word of a slab
-     * object, or with BLOCK_ALIGNED that of a slab itself (tlsf_slab.h). 0 without: every
-     * test of it then folds away. */
-    BLOCK_SLAB = TLSF_SLABS ? 8 : 0
+    /* Reserved for the layer above (tlsf_slab.h), where 16-byte alignment leaves a fourth
+     * flag bit and the configuration has slabs (TLSF_SLABS): the block is a slab, or an
+     * object cut from one, whose insides that layer owns. 0 elsewhere: every test of it
+     * then folds away. TLSF itself only keeps such blocks out of its lists. */
+    BLOCK_CARVED = TLSF_SLABS ? 8 : 0
 };
 #define BLOCK_FLAGS (TLSF_ALIGN - 1)
 
 /*
- * BLOCK_CACHED: the block sits in the front cache (tlsf_cache.h). To its neighbours it is
- * in use (BLOCK_FREE is clear, so nothing merges with it); to its user it is freed. It is
- * the bit just above the largest span (spans stay below 2^TLSF_MAX_BLOCK_LOG2 <=
- * 2^(TLSF_PTR_BITS - 2)), out of reach of an overflow of a byte or two into the header.
- * Only blocks in use carry it, so word_span never sees it outside the cache and the walks.
+ * BLOCK_PARKED: the block is in use to its neighbours (BLOCK_FREE is clear, so nothing
+ * merges with it) but its user gave it back: a layer above TLSF holds it (the front cache,
+ * tlsf_cache.h; a slab's free list, tlsf_slab.h). It is the bit just above the largest span
+ * (spans stay below 2^TLSF_MAX_BLOCK_LOG2 <= 2^(TLSF_PTR_BITS - 2)), out of reach of an
+ * overflow of a byte or two into the header. Only blocks in use carry it, so word_span
+ * never sees it outside those layers and the walks.
  */
-#define BLOCK_CACHED ((size_t)1 << TLSF_MAX_BLOCK_LOG2)
+#define BLOCK_PARKED ((size_t)1 << TLSF_MAX_BLOCK_LOG2)
 
-/* Sealed headers (TLSF_CHECKS >= 2, see tlsf_heap.h for the seal itself): where the size
- * word has at least 16 bits above the largest span and BLOCK_CACHED, the seal fills them
+/* Sealed headers (TLSF_CHECKS >= 2, see tlsf_seal.h for the seal itself): where the size
+ * word has at least 16 bits above the largest span and BLOCK_PARKED, the seal fills them
  * (TLSF_SEAL_IN_WORD, tlsf_config.h) and the header keeps its two words; elsewhere it takes
  * a word of its own after the size word, padded to the alignment. */
-/* The bits of a size word below the seal: span, flags and BLOCK_CACHED. */
+/* The bits of a size word below the seal: span, flags and BLOCK_PARKED. */
 #if TLSF_SEAL_IN_WORD
-#define WORD_LOW_MASK ((BLOCK_CACHED << 1) - 1)
+#define WORD_LOW_MASK ((BLOCK_PARKED << 1) - 1)
 #else
 #define WORD_LOW_MASK (~(size_t)0)
 #endif
@@ -114,24 +115,18 @@ static inline TLSF_NO_ASAN block_t **slot_prev_free(block_t *block) {
 static inline TLSF_NO_ASAN tlsf_t *slot_pool_owner(block_t *sentinel) {
     return (tlsf_t *)metadata_word((char *)sentinel + HEADER_SIZE);
 }
-/* The front cache's link in a cached block, addressed by its user pointer `ptr` (the same
- * word as its next_free slot): the user pointer of the block below it on its stack. */
-static inline TLSF_NO_ASAN void **slot_cache_link(void *ptr) {
-    return (void **)metadata_word(ptr);
-}
-
-/* The span recorded in the size word of a block that is not cached. */
+/* The span recorded in the size word of a block that is not parked. */
 static inline TLSF_NO_ASAN size_t word_span(size_t word) {
 #if TLSF_SEAL_IN_WORD
-    return word & (BLOCK_CACHED - 1) & ~BLOCK_FLAGS;
+    return word & (BLOCK_PARKED - 1) & ~BLOCK_FLAGS;
 #else
     return word & ~BLOCK_FLAGS;
 #endif
 }
 
-/* The span recorded in any size word, a cached block's included (walks and checks). */
+/* The span recorded in any size word, a parked block's included (walks and checks). */
 static inline TLSF_NO_ASAN size_t word_span_any(size_t word) {
-    return word_span(word & ~BLOCK_CACHED);
+    return word_span(word & ~BLOCK_PARKED);
 }
 
 /* The block `offset` bytes after `block` (the next one, when offset is its span). */
@@ -149,6 +144,13 @@ static inline TLSF_NO_ASAN block_t *block_from_ptr(const void *ptr) {
 /* The first block of the pool whose (aligned) memory starts at `mem`. */
 static inline TLSF_NO_ASAN block_t *pool_first_block(void *mem) {
     return (block_t *)(void *)((char *)mem + POOL_START_OFFSET);
+}
+
+/* The end sentinel of the pool whose first block is `first`: nothing precedes a pool's
+ * first block, so its prev_phys word records where the pool ends (tlsf_pool.c), and the
+ * walk and the checks need not trust the sizes they are checking to find it. */
+static inline TLSF_NO_ASAN block_t *pool_sentinel(block_t *first) {
+    return *slot_prev_phys(first);
 }
 
 /*

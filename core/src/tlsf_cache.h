@@ -44,26 +44,34 @@
  * budget over the smallest charge), each with the O(1) merging of an ordinary free, plus one
  * pass over the CACHE_CLASSES stack tops.
  *
- * The door: tlsf_alloc.c calls cache_take at the top of malloc (and, on a miss of an exact
- * class, cache_exact_slot for the lists), cache_span, cache_takes and cache_put in free,
- * and cache_drain when the lists cannot serve a request; it does not know this layout.
+ * Below: the slabs (slab_put, to drain a cached object into its slab); the merge of a
+ * drained block is the caller's (cache_drain_with). The door, from above: tlsf_alloc.c
+ * calls cache_take at the top of malloc, cache_span, cache_takes and cache_put in free, the
+ * stale notes (cache_stale_after_miss, cache_stale_after_refusal), and instantiates the
+ * drain (tlsfi_cache_drain) for a request the lists cannot serve; tlsf_control.c sets the
+ * budget and flushes; none of them knows this layout.
  */
 #ifndef TLSF_CACHE_H
 #define TLSF_CACHE_H
 
-#include "tlsf_heap.h"
+#include "tlsf_classes.h"
+#include "tlsf_slab.h"
+
+/* A cached block is parked (tlsf_block.h): in use to its neighbours, freed to its user. */
+#define BLOCK_CACHED BLOCK_PARKED
+
+/* The cache's link in a cached block, addressed by its user pointer `ptr` (the same word as
+ * its next_free slot): the user pointer of the block below it on its stack. */
+static inline TLSF_NO_ASAN void **slot_cache_link(void *ptr) {
+    return (void **)metadata_word(ptr);
+}
 
 /* What a cached block's size word carries besides its span and BLOCK_PREV_FREE: the mark,
  * or nothing where cached blocks carry none (TLSF_CACHE_MARKS, tlsf_config.h). */
 #define CACHE_MARK (TLSF_CACHE_MARKS ? BLOCK_CACHED : 0)
 
 /* Spans below this are cached (the exact classes). */
-#define CACHE_SPAN_LIMIT ((size_t)CACHE_CLASSES << TLSF_ALIGN_LOG2)
-
-/* Give every cached block back to the lists (defined in tlsf_cache.c). Returns 1 if there
- * was one, 0 if the cache was empty. Bounded: see the top of this file. */
-#define tlsf_cache_drain TLSF_ABI_NAME(tlsf_cache_drain)
-TLSF_NO_ASAN int tlsf_cache_drain(tlsf_t heap);
+#define CACHE_SPAN_LIMIT EXACT_SPAN_LIMIT
 
 /*
  * Whether a request too small for any block (its bytes plus the overhead below MIN_SPAN)
@@ -84,7 +92,7 @@ TLSF_NO_ASAN int tlsf_cache_drain(tlsf_t heap);
  * malloc's first step: for a request of `bytes` whose class is cached, the user pointer of
  * the last cached block of that class, taken off its stack and in use again, with its span
  * in *span. Otherwise NULL, with *span the span of the request's exact class if it has one
- * (so that the lists need not compute it again: cache_exact_slot), or 0 if its class is
+ * (so that the lists need not compute it again: exact_class_slot), or 0 if its class is
  * above them. The exact classes need no bit scan: a request's span is its bytes plus the
  * overhead rounded up to TLSF_ALIGN (at least MIN_SPAN), and the class index is that span
  * over TLSF_ALIGN; the size test comes first, so no sum wraps.
@@ -119,12 +127,6 @@ static inline TLSF_NO_ASAN void *cache_take(tlsf_t heap, size_t bytes, size_t *s
     *span = 0;
     return NULL;
 #endif
-}
-
-/* The slot of the exact class of span `span` (below CACHE_SPAN_LIMIT): rows 0 and 1 are one
- * span per class, so the class is the span over TLSF_ALIGN. */
-static inline TLSF_NO_ASAN unsigned cache_exact_slot(size_t span) {
-    return (unsigned)(span >> TLSF_ALIGN_LOG2) + FIRST_SLOT;
 }
 
 /* The flags a cacheable size word may carry (see the top of this file): BLOCK_PREV_FREE and
@@ -193,7 +195,7 @@ static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, s
 }
 
 /*
- * free's note of a block of span `span` the cache did not take (TLSF_CACHE_DRAIN_STALE):
+ * free's note of a block of span `span` the cache did not take (TLSF_CACHE 2):
  * counted while the room stays what it was at the last such free, so the count is of frees
  * in a row with no block cached or taken in between (a pop and a push of equal charges in
  * between go unseen; the drain they may cause is only early). When the block is at least
@@ -204,26 +206,27 @@ static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, s
  * merges its fast bins when a large chunk is freed). The drain gives back no more blocks
  * than frees were refused in the run, and no more bytes than the freed block holds. A few
  * loads and stores, on the list path only, after the merge, when nothing else is live.
+ * Returns 1 when the cache is to be drained now (the front end does it).
  */
-static inline TLSF_NO_ASAN void cache_note_refusal(tlsf_t heap, size_t span) {
-#if TLSF_CACHE && TLSF_CACHE_DRAIN_STALE
+static inline TLSF_NO_ASAN int cache_stale_after_refusal(tlsf_t heap, size_t span) {
+#if TLSF_CACHE_DRAIN_STALE
     size_t room = heap->cache.room, limit = heap->cache.limit;
     if (room != heap->cache.idle_room) {
         heap->cache.idle_room = room;
         heap->cache.idle_frees = 0;
     }
     heap->cache.idle_frees++;
-    if (span >= limit && room != limit && heap->cache.idle_frees >= limit / (2 * MIN_SPAN))
-        tlsf_cache_drain(heap);
+    return span >= limit && room != limit && heap->cache.idle_frees >= limit / (2 * MIN_SPAN);
 #else
     (void)heap;
     (void)span;
+    return 0;
 #endif
 }
 
 /*
  * malloc's note of a request of span `span` (an exact class) that missed the cache
- * (TLSF_CACHE_DRAIN_STALE). If the budget has no room for a block of its class (so a free
+ * (TLSF_CACHE 2). If the budget has no room for a block of its class (so a free
  * of it would not be cached either), could hold one, and has not changed over the last
  * frees of exact classes, all of which it refused, as many as it can hold blocks
  * (the budget over 2 * MIN_SPAN), the cache is drained: it holds blocks of sizes the program
@@ -231,37 +234,77 @@ static inline TLSF_NO_ASAN void cache_note_refusal(tlsf_t heap, size_t span) {
  * otherwise keep the budget, and the memory around them scattered, for good. The drain
  * gives back no more blocks than frees were refused since the cache last changed, so it
  * costs at most one list free per refused free; a program that uses the cache pushes or
- * pops far more often, which starts the count again. Bounded by the drain (tlsf_cache.c),
- * which a malloc's bound already includes; the fast paths pay nothing for it.
+ * pops far more often, which starts the count again. Bounded by the drain, which a
+ * malloc's bound already includes; the fast paths pay nothing for it. Returns 1 when the
+ * cache is to be drained now (the front end does it).
  */
-static inline TLSF_NO_ASAN void cache_note_miss(tlsf_t heap, size_t span) {
-#if TLSF_CACHE && TLSF_CACHE_DRAIN_STALE
+static inline TLSF_NO_ASAN int cache_stale_after_miss(tlsf_t heap, size_t span) {
+#if TLSF_CACHE_DRAIN_STALE
     size_t room = heap->cache.room;
-    if (room >= 2 * span || 2 * span > heap->cache.limit) return;
+    if (room >= 2 * span || 2 * span > heap->cache.limit) return 0;
     /* The most blocks the budget holds, each charged at least 2 * MIN_SPAN. */
-    if (room == heap->cache.idle_room &&
-        heap->cache.idle_frees >= heap->cache.limit / (2 * MIN_SPAN))
-        tlsf_cache_drain(heap);
+    return room == heap->cache.idle_room &&
+           heap->cache.idle_frees >= heap->cache.limit / (2 * MIN_SPAN);
 #else
     (void)heap;
     (void)span;
+    return 0;
 #endif
 }
 
-/* Set (on != 0) or clear BLOCK_CACHED on every cached block, for a walk where cached blocks
- * carry no mark (TLSF_CACHE_MARKS == 0; defined in tlsf_cache.c). Linear in the number of
- * cached blocks, which the budget bounds. */
-#define tlsf_cache_mark TLSF_ABI_NAME(tlsf_cache_mark)
-TLSF_NO_ASAN void tlsf_cache_mark(tlsf_t heap, int on);
-
-/* The failure path's second chance: drain the cache if it holds anything. */
-static inline TLSF_NO_ASAN int cache_drain(tlsf_t heap) {
+/* Does the cache hold a block? (The budget has room taken.) */
+static inline TLSF_NO_ASAN int cache_holds_blocks(tlsf_t heap) {
 #if TLSF_CACHE
-    return heap->cache.room != heap->cache.limit && tlsf_cache_drain(heap);
+    return heap->cache.room != heap->cache.limit;
 #else
     (void)heap;
     return 0;
 #endif
 }
+
+#if TLSF_CACHE
+/*
+ * The drain: give every cached block back, a block to the lists with `release` (the
+ * merging of an ordinary free, which the caller places: the front end passes its own
+ * out-of-line instance, tlsfi_cache_drain), a slab object to its slab's free list
+ * (slab_put). The cached blocks left the statistics and the tools when they were freed, so
+ * only the lists and slabs change. Returns 1 if there was a block, 0 if the cache was
+ * empty.
+ *
+ * The one loop of the real-time paths, bounded by design: it visits CACHE_CLASSES stack
+ * tops and gives back at most limit / (2 * MIN_SPAN) blocks (the budget over the smallest
+ * charge), each an O(1) merge or push. Inline with a constant `release`, the call is a
+ * direct one.
+ */
+static TLSF_ALWAYS_INLINE TLSF_NO_ASAN int
+cache_drain_with(tlsf_t heap, void (*release)(tlsf_t, void *, size_t)) {
+    unsigned index;
+    if (heap->cache.room == heap->cache.limit) return 0;
+    for (index = 0; index < CACHE_CLASSES; ++index) {
+        void *ptr = heap->cache.top[index];
+        heap->cache.top[index] = NULL;
+        while (ptr != NULL) {
+            block_t *block = block_from_ptr(ptr);
+            void *below = *slot_cache_link(ptr); /* read before the release links the block */
+            size_t word = *slot_size(block) & ~BLOCK_CACHED; /* in use again */
+#if TLSF_SLABS
+            if (slab_object(word)) {
+                slab_put(heap, ptr, word); /* to its slab's free list (tlsf_slab.h) */
+                ptr = below;
+                continue;
+            }
+#endif
+            if (TLSF_CACHE_MARKS) block_set_exempt_flags(block, word);
+            release(heap, ptr, word);
+            ptr = below;
+        }
+    }
+    heap->cache.room = heap->cache.limit;
+#if TLSF_CACHE_DRAIN_STALE
+    heap->cache.idle_frees = 0;
+#endif
+    return 1;
+}
+#endif
 
 #endif /* TLSF_CACHE_H */

@@ -23,11 +23,13 @@
 #ifndef TLSF_CHECKS_H
 #define TLSF_CHECKS_H
 
-#include "tlsf_heap.h"
+#include "tlsf_internal.h"
+#include "tlsf_seal.h"
 
-/* The flags that say a block is no longer the user's. */
+/* The flags that say a block is no longer the user's: free, or parked by the cache or a
+ * slab (only those layers park blocks, and they need the cache). */
 #if TLSF_CACHE
-#define BLOCK_GIVEN_BACK (BLOCK_FREE | BLOCK_CACHED)
+#define BLOCK_GIVEN_BACK (BLOCK_FREE | BLOCK_PARKED)
 #else
 #define BLOCK_GIVEN_BACK ((size_t)BLOCK_FREE)
 #endif
@@ -61,7 +63,7 @@ static inline TLSF_NO_ASAN tlsf_error_t block_misuse(tlsf_t heap, const void *pt
 static inline TLSF_NO_ASAN int block_check_in_use(tlsf_t heap, const void *ptr) {
     tlsf_error_t reason = block_misuse(heap, ptr);
     if (reason == TLSF_ERROR_NONE) return 1;
-    tlsf_report(heap, reason, ptr);
+    tlsfi_report(heap, reason, ptr);
     return 0;
 }
 
@@ -78,7 +80,7 @@ static inline TLSF_NO_ASAN int block_check_in_use(tlsf_t heap, const void *ptr) 
 static inline TLSF_NO_ASAN int free_check_pointer(tlsf_t heap, const void *ptr) {
 #if TLSF_CHECKS == 1 && TLSF_CACHE
     if (((uintptr_t)ptr & (TLSF_ALIGN - 1)) == 0) return 1;
-    tlsf_report(heap, TLSF_ERROR_BAD_POINTER, ptr);
+    tlsfi_report(heap, TLSF_ERROR_BAD_POINTER, ptr);
     return 0;
 #else
     return block_check_in_use(heap, ptr);
@@ -88,7 +90,7 @@ static inline TLSF_NO_ASAN int free_check_pointer(tlsf_t heap, const void *ptr) 
 static inline TLSF_NO_ASAN int free_check_word(tlsf_t heap, const void *ptr, size_t word) {
 #if TLSF_CHECKS == 1 && TLSF_CACHE
     if ((word & BLOCK_GIVEN_BACK) == 0) return 1;
-    tlsf_report(heap, TLSF_ERROR_DOUBLE_FREE, ptr);
+    tlsfi_report(heap, TLSF_ERROR_DOUBLE_FREE, ptr);
     return 0;
 #else
     (void)heap;
@@ -100,7 +102,7 @@ static inline TLSF_NO_ASAN int free_check_word(tlsf_t heap, const void *ptr, siz
 
 /* Before free merges the block at `ptr` (size word `word`) with the free block before it
  * (TLSF_CHECKS >= 2): that block's header is sealed and its span leads here. BLOCK_PREV_FREE
- * is not sealed (tlsf_heap.h), so this is what vouches for it. 1 if so, or the handler hears
+ * is not sealed (tlsf_seal.h), so this is what vouches for it. 1 if so, or the handler hears
  * of a corrupt block and 0 is returned. */
 static inline TLSF_NO_ASAN int block_check_prev(tlsf_t heap, const void *ptr, size_t word) {
 #if TLSF_CHECKS >= 2
@@ -110,7 +112,7 @@ static inline TLSF_NO_ASAN int block_check_prev(tlsf_t heap, const void *ptr, si
     prev = *slot_prev_phys(block);
     if (block_header_intact(heap, prev) && block_at(prev, word_span(*slot_size(prev))) == block)
         return 1;
-    tlsf_report(heap, TLSF_ERROR_CORRUPT_BLOCK, ptr);
+    tlsfi_report(heap, TLSF_ERROR_CORRUPT_BLOCK, ptr);
     return 0;
 #else
     (void)heap;

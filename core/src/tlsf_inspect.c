@@ -1,17 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tlsf_inspect.c - what a heap can tell about itself: constants, statistics, the largest
- * allocatable request, consistency checks and error reporting.
+ * allocatable request, the walk of a pool and the consistency checks. None of these is on
+ * a real-time path: the walk and the checks are linear in the blocks they visit.
  */
 #include "tlsf_cache.h"
-#include "tlsf_heap.h"
-#include "tlsf_slab.h"
-
-#if TLSF_DEFAULT_ERROR_HANDLER
-/* Hosted builds only (see tlsf_config.h): the default error handler's message and abort. */
-#include <stdio.h>
-#include <stdlib.h>
-#endif
+#include "tlsf_lists.h"
 
 /* The compile-time sizes of tlsf_config.h agree with the layout. */
 typedef char
@@ -25,7 +19,7 @@ typedef char tlsf_check_pool_bytes[(TLSF_POOL_OVERHEAD_BYTES == POOL_START_OFFSE
                                        : -1];
 
 TLSF_NO_ASAN size_t tlsf_size(void) {
-    return (sizeof(struct tlsf_heap) + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1);
+    return control_bytes();
 }
 TLSF_NO_ASAN size_t tlsf_align_size(void) {
     return TLSF_ALIGN;
@@ -74,7 +68,7 @@ TLSF_NO_ASAN size_t tlsf_largest_allocatable(tlsf_t heap) {
     if (heap == NULL) return 0;
     /* A malloc that the lists cannot serve drains the cache and searches again, so the
      * exact answer is the lists' answer once the cache is drained (bounded work). */
-    tlsf_cache_flush(heap);
+    tlsfi_flush(heap);
     return largest_in_lists(heap);
 }
 
@@ -146,69 +140,75 @@ TLSF_NO_ASAN int tlsf_check(tlsf_t heap) {
             errors += check_list(heap, slot - FIRST_SLOT);
     }
 #if TLSF_CACHE
-    errors += tlsf_cache_check(heap);
+    errors += tlsfi_cache_check(heap);
 #endif
 #if TLSF_SLABS
-    errors += tlsf_slab_check_lists(heap);
+    errors += tlsfi_slab_check_lists(heap);
 #endif
     return errors;
 }
 
-TLSF_NO_ASAN void tlsf_set_error_handler(tlsf_t heap, tlsf_error_handler_t handler, void *user) {
-    if (heap == NULL) return;
-    heap->on_error = handler;
-    heap->on_error_user = user;
+/* A span that a walk may step over without leaving the pool: stepping must not pass the
+ * sentinel. */
+static TLSF_NO_ASAN int span_fits(block_t *block, size_t span, block_t *sentinel) {
+    return span >= MIN_SPAN && (span & (TLSF_ALIGN - 1)) == 0 &&
+           span <= (size_t)((char *)sentinel - (char *)block);
 }
 
-#if TLSF_DEFAULT_ERROR_HANDLER
-/* One line, written at once (stderr is unbuffered), then abort: the program's memory can
- * no longer be trusted, and a core dump at the faulty call is the most useful outcome. */
-TLSF_NO_ASAN void tlsf_default_error_handler(tlsf_t heap, tlsf_error_t reason, const void *ptr,
-                                             void *user) {
-    (void)user;
-    fprintf(stderr, "tlsf: %s (pointer %p, heap %p); aborting\n", tlsf_error_string(reason),
-            (void *)(uintptr_t)ptr, (void *)heap);
-    abort();
-}
+TLSF_NO_ASAN void tlsf_walk_pool(pool_t pool, tlsf_walker walker, void *user) {
+    block_t *block, *sentinel;
+    if (pool == NULL || walker == NULL) return;
+    block = pool_first_block(pool);
+    sentinel = pool_sentinel(block);
+#if TLSF_CACHE && !TLSF_CACHE_MARKS
+    /* Cached blocks carry no mark: they get one for the walk (the owner is recorded where
+     * the sentinel is, which the pool's first block records). */
+    tlsfi_cache_mark(*slot_pool_owner(sentinel), 1);
 #endif
-
-/*
- * The rule for misuse (tlsf.h, tlsf_error_handler_t): an installed handler hears of every
- * case. With none, only misuse of blocks reaches the default handler (which aborts in
- * hosted builds): a bad free or realloc has no result to report failure through, and the
- * program's memory can no longer be trusted. A bad pool argument is reported by a NULL
- * result (or, for tlsf_remove_pool, by the pool staying in the heap) and never aborts on
- * its own.
- */
-TLSF_NO_ASAN void tlsf_report(tlsf_t heap, tlsf_error_t reason, const void *ptr) {
-    if (heap == NULL) return;
-#if TLSF_CHECKS >= 2
-    if (reason == MISUSE_UNSEALED) {
-        reason = block_header_absorbed(heap, block_from_ptr(ptr)) ? TLSF_ERROR_DOUBLE_FREE
-                                                                  : TLSF_ERROR_BAD_POINTER;
+    while (block != sentinel) {
+        size_t word = *slot_size(block);
+        size_t span = word_span_any(word);
+        if (!span_fits(block, span, sentinel)) break; /* damage: stop rather than run off */
+        if (word & (BLOCK_FREE | BLOCK_PARKED))       /* a parked block is free to its user */
+            walker(block_to_ptr(block), span - HEADER_SIZE + TLSF_WORD, 0, user);
+        else if (!slab_object(word) ||
+                 !tlsfi_slab_walk(block, walker, user)) /* a slab: its objects */
+            walker(block_to_ptr(block), block_usable(word), 1, user);
+        block = block_at(block, span);
     }
-#endif
-    if (heap->on_error) heap->on_error(heap, reason, ptr, heap->on_error_user);
-#if TLSF_DEFAULT_ERROR_HANDLER
-    else if (reason != TLSF_ERROR_BAD_POOL && reason != TLSF_ERROR_POOL_IN_USE)
-        tlsf_default_error_handler(heap, reason, ptr, NULL);
+#if TLSF_CACHE && !TLSF_CACHE_MARKS
+    tlsfi_cache_mark(*slot_pool_owner(sentinel), 0);
 #endif
 }
 
-TLSF_NO_ASAN const char *tlsf_error_string(tlsf_error_t reason) {
-    switch (reason) {
-    case TLSF_ERROR_NONE:
-        return "no error";
-    case TLSF_ERROR_DOUBLE_FREE:
-        return "double free: the block is already free";
-    case TLSF_ERROR_BAD_POINTER:
-        return "bad pointer: not the start of a block of this heap";
-    case TLSF_ERROR_CORRUPT_BLOCK:
-        return "corrupt block header (overflow from the block before?)";
-    case TLSF_ERROR_BAD_POOL:
-        return "bad pool: memory misaligned, too small or too large";
-    case TLSF_ERROR_POOL_IN_USE:
-        return "pool still holds allocations";
+TLSF_NO_ASAN int tlsf_check_pool(pool_t pool) {
+    int errors = 0;
+    int prev_free = 0;
+    block_t *prev = NULL;
+    block_t *block, *sentinel;
+    if (pool == NULL) return 1;
+    block = pool_first_block(pool);
+    sentinel = pool_sentinel(block);
+    if ((uintptr_t)sentinel <= (uintptr_t)block ||
+        ((uintptr_t)sentinel - (uintptr_t)block) & (TLSF_ALIGN - 1))
+        return 1;
+    for (;;) {
+        size_t word = *slot_size(block);
+        size_t span = word_span_any(word);
+        int is_free = (word & BLOCK_FREE) != 0;
+        errors += ((word & BLOCK_PREV_FREE) != 0) != prev_free;
+        if (prev_free) errors += *slot_prev_phys(block) != prev;
+        if (block == sentinel) {
+            errors += is_free || span != 0; /* the sentinel: size 0, in use */
+            break;
+        }
+        if (!span_fits(block, span, sentinel)) return errors + 1;
+        errors += is_free && prev_free; /* free blocks are always coalesced */
+        errors += is_free && (word & (BLOCK_ALIGNED | BLOCK_PARKED | BLOCK_CARVED)) != 0;
+        if (!is_free && slab_object(word)) errors += tlsfi_slab_check_block(block);
+        prev_free = is_free;
+        prev = block;
+        block = block_at(block, span);
     }
-    return "unknown error";
+    return errors;
 }

@@ -44,7 +44,8 @@
 
 #include <stddef.h>
 
-#include "tlsf_config.h"
+#include "tlsf_abi.h"
+#include "tlsf_compiler.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define TLSF_ASAN 1
@@ -59,14 +60,6 @@
 #define TLSF_NO_ASAN __attribute__((no_sanitize("address")))
 #else
 #define TLSF_NO_ASAN
-#endif
-
-/* For the few helpers that two public functions share and the hot one must inline (the
- * compiler would otherwise keep one out-of-line copy and call it). */
-#if defined(__GNUC__) || defined(__clang__)
-#define TLSF_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define TLSF_ALWAYS_INLINE inline
 #endif
 
 #if TLSF_FILL

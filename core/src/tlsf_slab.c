@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tlsf_slab.c - the slabs' slow operations: making a slab current, creating and releasing
- * slabs, the public switch, the walk and the checks. The pop and push are inline in
+ * slabs, the walk and the checks. The pop and push are inline in
  * tlsf_slab.h, which states the layout and the invariants.
  */
 #include "tlsf_slab.h"
@@ -17,38 +17,13 @@ static TLSF_NO_ASAN block_t *slab_block(struct tlsf_slab *slab) {
     return block_from_ptr(slab);
 }
 
-/* The memory of a new slab: a block of the slab size at its own alignment (one O(1)
- * memalign), or NULL if the lists have no room. memalign serves the user, so what it does
- * for the user is left out or taken back: it does not hand the block out to the tools
- * while slabs.taking is set (the slab's memory stays the heap's for ASan and valgrind;
- * its objects are handed out one by one), and the statistics, which count a slab's
- * objects, not the slab, get their figures back (the peak included; a slab that cannot be
- * had is no failed request: the request takes the lists). */
-static TLSF_NO_ASAN void *slab_memory(tlsf_t heap) {
-    size_t bytes = heap->slabs.bytes;
-#if TLSF_STATS
-    size_t peak = heap->peak_used_bytes;
-#endif
-    void *memory;
-    heap->slabs.taking = 1;
-    memory = tlsf_memalign(heap, bytes, bytes - HEADER_SIZE);
-    heap->slabs.taking = 0;
-#if TLSF_STATS
-    if (memory == NULL) {
-        heap->failed_count--;
-        return NULL;
-    }
-    heap->used_bytes -= word_span(*slot_size(block_from_ptr(memory)));
-    heap->alloc_count--;
-    heap->peak_used_bytes = peak;
-#endif
-    return memory;
-}
-
 /* A new slab for objects of span `span`, or NULL if the lists have no room for one. */
 static TLSF_NO_ASAN struct tlsf_slab *slab_create(tlsf_t heap, size_t span) {
     size_t bytes = heap->slabs.bytes, count;
-    void *memory = slab_memory(heap);
+    /* A block of the slab size at its own alignment, which plain TLSF takes without telling
+     * the tools (the slab's memory stays the heap's for ASan and valgrind; its objects are
+     * handed out one by one) and without counting it (the statistics count objects). */
+    void *memory = tlsfi_take_aligned(heap, bytes, bytes - HEADER_SIZE);
     struct tlsf_slab *slab = (struct tlsf_slab *)memory;
     block_t *block;
     char *end, *first;
@@ -84,7 +59,7 @@ static TLSF_NO_ASAN void slab_release(tlsf_t heap, struct tlsf_slab *slab) {
                    *slot_size(block) & WORD_LOW_MASK & ~(size_t)(BLOCK_SLAB | BLOCK_ALIGNED));
     valgrind_no_access(slab, sizeof *slab);
     heap->slabs.count--;
-    tlsf_release_block(heap, slab, *slot_size(block));
+    tlsfi_release(heap, slab, *slot_size(block));
 }
 
 static TLSF_NO_ASAN void partial_link(tlsf_t heap, struct tlsf_slab *slab) {
@@ -105,14 +80,10 @@ static TLSF_NO_ASAN void partial_unlink(tlsf_t heap, struct tlsf_slab *slab) {
     slab->held = 0;
 }
 
-TLSF_NO_ASAN struct tlsf_slab *tlsf_slab_refill(tlsf_t heap, size_t span) {
+TLSF_NO_ASAN struct tlsf_slab *tlsfi_slab_refill(tlsf_t heap, size_t span) {
     unsigned index = (unsigned)(span >> TLSF_ALIGN_LOG2);
     struct tlsf_slab *old = heap->slabs.current[index];
     struct tlsf_slab *slab = heap->slabs.partial[index];
-    /* The memalign of a new slab may drain the cache, which puts cached objects into their
-     * slabs and gives empty slabs back; but the cache holds no object of this span (malloc
-     * found its stack empty) and `old` is full, so `old` neither gains a free object nor
-     * goes back. */
     if (slab != NULL)
         partial_unlink(heap, slab);
     else if ((slab = slab_create(heap, span)) == NULL)
@@ -124,7 +95,7 @@ TLSF_NO_ASAN struct tlsf_slab *tlsf_slab_refill(tlsf_t heap, size_t span) {
     return slab; /* a listed slab has a free object, a new one fresh ones */
 }
 
-TLSF_NO_ASAN void tlsf_slab_settle(tlsf_t heap, struct tlsf_slab *slab) {
+TLSF_NO_ASAN void tlsfi_slab_settle(tlsf_t heap, struct tlsf_slab *slab) {
     if (slab->live == 0) {
         if (slab == heap->slabs.current[slab->span >> TLSF_ALIGN_LOG2]) return;
         if (slab->held) partial_unlink(heap, slab);
@@ -135,7 +106,7 @@ TLSF_NO_ASAN void tlsf_slab_settle(tlsf_t heap, struct tlsf_slab *slab) {
 }
 #endif
 
-TLSF_NO_ASAN int tlsf_slab_release_empty(tlsf_t heap) {
+TLSF_NO_ASAN int tlsfi_slab_release_empty(tlsf_t heap) {
     int released = 0;
 #if TLSF_SLABS
     unsigned index;
@@ -151,36 +122,6 @@ TLSF_NO_ASAN int tlsf_slab_release_empty(tlsf_t heap) {
     (void)heap;
 #endif
     return released;
-}
-
-TLSF_NO_ASAN int tlsf_slabs_enable(tlsf_t heap, size_t bytes) {
-    if (heap == NULL) return -1;
-#if TLSF_SLABS
-    if (bytes == 0) {
-        /* Cached objects go to their slabs first, so that empty slabs go back at once and
-         * no new request gets an object. */
-        heap->slabs.span_max = 0;
-        tlsf_cache_flush(heap);
-        return 0;
-    }
-    if (bytes < SLAB_BYTES_MIN || bytes > SLAB_BYTES_MAX || (bytes & (bytes - 1)) != 0 ||
-        (heap->slabs.count != 0 && bytes != heap->slabs.bytes))
-        return -1;
-    heap->slabs.bytes = bytes;
-    heap->slabs.span_max = SLAB_SPAN_MAX;
-    return 0;
-#else
-    return bytes == 0 ? 0 : -1;
-#endif
-}
-
-TLSF_NO_ASAN size_t tlsf_slabs_size(tlsf_t heap) {
-#if TLSF_SLABS
-    return heap != NULL && heap->slabs.span_max != 0 ? heap->slabs.bytes : 0;
-#else
-    (void)heap;
-    return 0;
-#endif
 }
 
 #if TLSF_SLABS
@@ -215,7 +156,7 @@ static TLSF_NO_ASAN struct tlsf_slab *slab_sound(block_t *block) {
 }
 #endif
 
-TLSF_NO_ASAN int tlsf_slab_walk(block_t *block, tlsf_walker walker, void *user) {
+TLSF_NO_ASAN int tlsfi_slab_walk(block_t *block, tlsf_walker walker, void *user) {
 #if TLSF_SLABS
     struct tlsf_slab *slab = slab_sound(block);
     char *tag;
@@ -238,7 +179,7 @@ TLSF_NO_ASAN int tlsf_slab_walk(block_t *block, tlsf_walker walker, void *user) 
 #endif
 }
 
-TLSF_NO_ASAN int tlsf_slab_check_block(block_t *block) {
+TLSF_NO_ASAN int tlsfi_slab_check_block(block_t *block) {
 #if TLSF_SLABS
     struct tlsf_slab *slab = slab_sound(block);
     size_t span, marked = 0, listed = 0, handed;
@@ -270,7 +211,7 @@ TLSF_NO_ASAN int tlsf_slab_check_block(block_t *block) {
 #endif
 }
 
-TLSF_NO_ASAN int tlsf_slab_check_lists(tlsf_t heap) {
+TLSF_NO_ASAN int tlsfi_slab_check_lists(tlsf_t heap) {
     int errors = 0;
 #if TLSF_SLABS
     unsigned index;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tlsf_slab.h - slabs (TLSF_SLABS, switched on per heap by tlsf_slabs_enable): small
+ * tlsf_slab.h - slabs (64-bit builds with the cache, TLSF_SLABS in tlsf_abi.h; switched on
+ * per heap by tlsf_slabs_enable): small
  * blocks cut from larger ones, each of which holds objects of a single span.
  *
  * Why: the front cache keeps at most its budget of freed blocks whole. A burst of nodes
@@ -8,7 +9,7 @@
  * every free merges with the run freed before it. A slab never merges its objects: a free
  * pushes the object on its slab's free list, a malloc pops one, and only a slab whose last
  * object is freed goes back to the lists, as one block. The cost is memory: a slab's free
- * objects serve only its own span (tlsf_config.h, TLSF_SLABS, has the figures).
+ * objects serve only its own span (docs/design.md has the figures).
  *
  * Layout. A slab is a block of the heap, taken with the alignment of the slab size
  * (heap->slabs.bytes, a power of two), so that an object finds its slab by masking its
@@ -47,21 +48,28 @@
  *
  * Why every operation is O(1): a malloc pops a free list or takes the fresh object of its
  * span's current slab; when there is neither, it makes the first partial slab current, or
- * takes a new slab from the lists (one O(1) memalign) and computes its layout (one
- * division). A free pushes the object and at most lists its slab (two links) or gives the
- * empty slab back (one O(1) free). Only the flush of empty current slabs loops, over the
- * SLAB_CLASSES spans.
+ * takes a new slab from the lists (one O(1) aligned take of plain TLSF, tlsfi_take_aligned,
+ * which never drains and counts nothing) and computes its layout (one division). A free pushes the
+ * object and at most lists its slab (two links) or gives the empty slab back (one O(1) free). Only
+ * the flush of empty current slabs loops, over the SLAB_CLASSES spans.
  *
- * The door: tlsf_alloc.c calls slab_serves and slab_malloc on malloc's cache miss,
- * slab_object and slab_free where free's cache refuses a block, slab_object in realloc and
- * tlsf_usable_size, and slab_release_empty where the cache drains (a request the lists
- * cannot serve); the cache's drain and flush give cached objects to slab_put and release
- * empty slabs; tlsf_pool.c and tlsf_inspect.c call the walk and the checks.
+ * Below: plain TLSF only (tlsfi_take_aligned for a slab's memory, tlsfi_release to give an
+ * empty slab back). The door, from above: tlsf_alloc.c calls slab_serves and slab_malloc on
+ * malloc's cache miss, slab_object and slab_free where free's cache refuses a block,
+ * slab_object in realloc and tlsf_usable_size, and slab_release_empty where a request the
+ * lists cannot serve drains the cache; the cache's drain gives cached objects to slab_put;
+ * tlsf_control.c switches slabs on and off; tlsf_inspect.c calls the walk and the checks.
  */
 #ifndef TLSF_SLAB_H
 #define TLSF_SLAB_H
 
-#include "tlsf_cache.h"
+#include "tlsf_internal.h"
+#include "tlsf_seal.h"
+#include "tlsf_stats.h"
+
+/* An object's or a slab's header word carries the flag the block layer reserves for this
+ * layer (tlsf_block.h); a freed object's is parked. */
+#define BLOCK_SLAB BLOCK_CARVED
 
 /* The largest object span: 256 bytes, or less where the exact classes (which the door on
  * the cache's miss path sees) end below that (TLSF_SL_INDEX_LOG2 3: 240). */
@@ -74,7 +82,7 @@
 /* An object's tag must sit where a block's size word does: no seal word of its own. Every
  * object span is an exact class's, and has a place in the slab lists. */
 typedef char tlsf_check_slab_header[(HEADER_SIZE == 2 * TLSF_WORD) ? 1 : -1];
-typedef char tlsf_check_slab_spans[(SLAB_SPAN_MAX < CACHE_SPAN_LIMIT &&
+typedef char tlsf_check_slab_spans[(SLAB_SPAN_MAX < EXACT_SPAN_LIMIT &&
                                     SLAB_SPAN_MAX <= (size_t)(SLAB_CLASSES - 1) << TLSF_ALIGN_LOG2)
                                        ? 1
                                        : -1];
@@ -92,8 +100,8 @@ struct tlsf_slab {
 };
 
 /*
- * A freed object's tag is the tag it had in use with SLAB_FREED: BLOCK_CACHED, the mark of
- * a block in the front cache, which the seal leaves out (SEAL_EXEMPT), so that a free and a
+ * A freed object's tag is the tag it had in use with SLAB_FREED: BLOCK_PARKED, as a block in
+ * the front cache carries it, which the seal leaves out (SEAL_EXEMPT), so that a free and a
  * reuse change the tag with a plain store and only an object's first hand-out computes a
  * seal; a sealed tag is vouched for in use or freed alike. It is one of the flags that say
  * "given back" (BLOCK_GIVEN_BACK), so the misuse checks name a second free a double free
@@ -101,7 +109,7 @@ struct tlsf_slab {
  * the size word the cache takes objects in use: a cached object is live to its slab, and
  * the drain puts it on the slab's free list, slab_put.)
  */
-#define SLAB_FREED BLOCK_CACHED
+#define SLAB_FREED BLOCK_PARKED
 
 /* The link of a freed object `ptr`: the user pointer of the object freed before it. */
 static inline TLSF_NO_ASAN void **slot_slab_link(void *ptr) {
@@ -121,15 +129,11 @@ static inline TLSF_NO_ASAN void slab_seal_next(tlsf_t heap, struct tlsf_slab *sl
                    slab->span | BLOCK_SLAB | SLAB_FREED);
 }
 
-/* The slow half of slab_malloc (tlsf_slab.c): make another slab, one with a free or fresh
- * object, current for span `span` and return it; NULL if the lists have no room for one. */
-#define tlsf_slab_refill TLSF_ABI_NAME(tlsf_slab_refill)
-TLSF_NO_ASAN struct tlsf_slab *tlsf_slab_refill(tlsf_t heap, size_t span);
-
-/* The slow half of slab_free (tlsf_slab.c): list slab `slab`, which has a free object again,
- * or give it back to the lists if it has no live object and is not current. */
-#define tlsf_slab_settle TLSF_ABI_NAME(tlsf_slab_settle)
-TLSF_NO_ASAN void tlsf_slab_settle(tlsf_t heap, struct tlsf_slab *slab);
+/* The slow half of slab_malloc (tlsfi_slab_refill, tlsf_slab.c): make another slab, one
+ * with a free or fresh object, current for span `span` and return it; NULL if the lists
+ * have no room for one. The slow half of slab_put (tlsfi_slab_settle): list slab `slab`,
+ * which has a free object again, or give it back to the lists if it has no live object and
+ * is not current. */
 #endif
 
 /* Does malloc cut a block of span `span` from a slab? `span` is cache_take's: the span of
@@ -165,7 +169,7 @@ static inline TLSF_NO_ASAN void *slab_malloc(tlsf_t heap, size_t span) {
     void *ptr;
     block_t *block;
     if (slab == NULL || (slab->free == NULL && slab->fresh == slab->end)) {
-        slab = tlsf_slab_refill(heap, span);
+        slab = tlsfi_slab_refill(heap, span);
         if (slab == NULL) return NULL;
     }
     ptr = slab->free;
@@ -207,7 +211,7 @@ static inline TLSF_NO_ASAN void slab_put(tlsf_t heap, void *ptr, size_t word) {
     block_set_exempt_flags(block_from_ptr(ptr), word | SLAB_FREED);
     *slot_slab_link(ptr) = slab->free;
     slab->free = ptr;
-    if (--slab->live == 0 || !slab->held) tlsf_slab_settle(heap, slab);
+    if (--slab->live == 0 || !slab->held) tlsfi_slab_settle(heap, slab);
 }
 
 /* free of the slab object `ptr` with tag `word`, checked (block_misuse, slab_misuse), that
@@ -222,33 +226,18 @@ static inline TLSF_NO_ASAN void slab_free(tlsf_t heap, void *ptr, size_t word) {
 #endif
 
 /* Give every slab with no live object back to the lists (only current slabs can be
- * empty): a pass over the SLAB_CLASSES spans, each an O(1) free. Returns 1 if one went
- * back (tlsf_slab.c). */
-#define tlsf_slab_release_empty TLSF_ABI_NAME(tlsf_slab_release_empty)
-TLSF_NO_ASAN int tlsf_slab_release_empty(tlsf_t heap);
-
-/* The same as the failure path and the flush call it: nothing at all without slabs. */
+ * empty): a pass over the SLAB_CLASSES spans, each an O(1) free. Returns 1 if one went back.
+ * Nothing at all without slabs. */
 static inline TLSF_NO_ASAN int slab_release_empty(tlsf_t heap) {
 #if TLSF_SLABS
-    return tlsf_slab_release_empty(heap);
+    return tlsfi_slab_release_empty(heap);
 #else
     (void)heap;
     return 0;
 #endif
 }
 
-/* For the walk: report the objects of the slab whose block is `block` and return 1, or
- * return 0 if its size word only claims to be a slab's (tlsf_slab.c). */
-#define tlsf_slab_walk TLSF_ABI_NAME(tlsf_slab_walk)
-TLSF_NO_ASAN int tlsf_slab_walk(block_t *block, tlsf_walker walker, void *user);
-
-/* For tlsf_check_pool: the number of the slab's invariants that fail for the slab whose
- * block is `block` (tlsf_slab.c). Linear in its objects. */
-#define tlsf_slab_check_block TLSF_ABI_NAME(tlsf_slab_check_block)
-TLSF_NO_ASAN int tlsf_slab_check_block(block_t *block);
-
-/* For tlsf_check: the number of the slab lists' invariants that fail. */
-#define tlsf_slab_check_lists TLSF_ABI_NAME(tlsf_slab_check_lists)
-TLSF_NO_ASAN int tlsf_slab_check_lists(tlsf_t heap);
+/* (For the walk, tlsfi_slab_walk reports the objects of a slab; for the checks,
+ * tlsfi_slab_check_block and tlsfi_slab_check_lists count what fails: tlsf_internal.h.) */
 
 #endif /* TLSF_SLAB_H */

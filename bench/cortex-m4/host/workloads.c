@@ -2,7 +2,7 @@
 /*
  * workloads.c - see workloads.h.
  *
- * The constructions reason about TLSF's size classes (core/src/tlsf_heap.h): a block's
+ * The constructions reason about TLSF's size classes (core/src/tlsf_classes.h): a block's
  * span is its size word's value (user bytes + one 4-byte word, rounded up to the
  * alignment, at least 16), and a request is rounded up to the lower bound of its class
  * ("good fit"). A request of `span - 4` bytes therefore gets exactly `span` when `span` is
@@ -42,7 +42,7 @@ static uint32_t rnd_range(uint32_t lo, uint32_t hi) {
     return lo + rnd() % (hi - lo + 1u);
 }
 
-/* ---- TLSF's size classes, as in core/src/tlsf_heap.h ---- */
+/* ---- TLSF's size classes, as in core/src/tlsf_classes.h ---- */
 
 static unsigned fls32(uint32_t x) {
     unsigned i = 0;

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tlsf_control.h - the control structure: one struct holding the state of every layer,
+ * and how its list heads are numbered.
+ *
+ * One struct, because the list heads are addressed from the start of the control
+ * structure (see "Slots"), so the size of everything before them is part of TLSF's
+ * arithmetic. Each layer's state is described and used by that layer's own file: the
+ * bitmaps and heads by tlsf_lists.h, the statistics by tlsf_stats.h, the seal key by
+ * tlsf_seal.h, the cache by tlsf_cache.h, the slabs by tlsf_slab.h.
+ *
+ * Slots. Class i's list head is a pair of words at a fixed place in the control
+ * structure; its slot is FIRST_SLOT + i, where FIRST_SLOT is chosen so that the head node
+ * of slot s (tlsf_lists.h) is exactly heap + s * HEAD_BYTES. So a head's address is one
+ * shifted add from its slot and back, and the bitmaps are numbered by slot: going from a
+ * head to its bitmap position, or from a found position to its head, takes no further
+ * arithmetic (the constant FIRST_SLOT folds into the class computations, tlsf_classes.h).
+ */
+#ifndef TLSF_CONTROL_H
+#define TLSF_CONTROL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tlsf.h"
+#include "tlsf_bits.h"
+#include "tlsf_block.h"
+
+#define SL_COUNT (1u << TLSF_SL_INDEX_LOG2)
+#define SL_MASK (SL_COUNT - 1u)
+/* Spans below SMALL_SPAN * 2 use linear classes. */
+#define FL_SHIFT (TLSF_SL_INDEX_LOG2 + TLSF_ALIGN_LOG2)
+#define SMALL_SPAN ((size_t)1 << FL_SHIFT)
+#define ROW_COUNT (TLSF_MAX_BLOCK_LOG2 - FL_SHIFT + 1)
+#define LIST_COUNT (ROW_COUNT * SL_COUNT)
+/* The bitmap words (see "Bitmaps" and FIRST_SLOT). */
+#define CLASS_WORDS ((unsigned)TLSF_CLASS_WORDS_)
+/* Every span stays below this. */
+#define MAX_SPAN (((size_t)1 << TLSF_MAX_BLOCK_LOG2) - TLSF_ALIGN)
+/* The smallest span of the highest class: the largest span a request may round up to. */
+#define TOP_CLASS_SPAN                                                                             \
+    (((size_t)1 << TLSF_MAX_BLOCK_LOG2) -                                                          \
+     ((size_t)1 << (TLSF_MAX_BLOCK_LOG2 - 1 - TLSF_SL_INDEX_LOG2)))
+/* The largest request tlsf_malloc can ever satisfy. */
+#define MAX_REQUEST (TOP_CLASS_SPAN - BLOCK_OVERHEAD)
+
+/* The exact classes: rows 0 and 1, one span per class (span = index * TLSF_ALIGN), so a
+ * block of such a class fits every request of it exactly. The front cache and the slabs
+ * serve only these. */
+#define EXACT_CLASSES (2u * SL_COUNT)
+#define EXACT_SPAN_LIMIT ((size_t)EXACT_CLASSES << TLSF_ALIGN_LOG2)
+
+/* Compile-time checks of the configuration (C99 has no static_assert). */
+typedef char tlsf_check_align[(TLSF_ALIGN >= 2 * sizeof(void *)) ? 1 : -1];
+typedef char tlsf_check_word[(sizeof(size_t) == sizeof(void *)) ? 1 : -1];
+typedef char tlsf_check_rows[(ROW_COUNT >= 2 && ROW_COUNT <= 32) ? 1 : -1];
+typedef char tlsf_check_words[(CLASS_WORDS <= 32) ? 1 : -1];
+
+/*
+ * The front cache's state (operations and invariants: tlsf_cache.h). Classes below
+ * CACHE_CLASSES are the exact ones (rows 0 and 1: one span per class, span = index *
+ * TLSF_ALIGN), so a cached block always fits any request of its class exactly.
+ */
+#define CACHE_CLASSES EXACT_CLASSES
+struct tlsf_cache {
+    void *top[CACHE_CLASSES]; /* the user pointer of each class's last cached block, or NULL */
+    size_t room;              /* limit minus the charges of all cached blocks */
+    size_t limit;             /* the budget in force, at most TLSF_CACHE_BYTES */
+#if TLSF_CACHE_DRAIN_STALE
+    size_t idle_frees; /* frees in a row the cache did not take, ... */
+    size_t idle_room;  /* ... while its room stayed this (cache_stale_after_refusal) */
+#endif
+};
+
+/*
+ * The slabs' state (operations and invariants: tlsf_slab.h). Slab objects have the spans
+ * of the exact classes up to SLAB_SPAN_MAX, one list of slabs each; index = span /
+ * TLSF_ALIGN, as the cache's.
+ */
+#define SLAB_CLASSES ((unsigned)TLSF_SLAB_CLASSES_)
+struct tlsf_slab;
+struct tlsf_slabs {
+    struct tlsf_slab *current[SLAB_CLASSES]; /* the slab each span is cut from, or NULL */
+    struct tlsf_slab *partial[SLAB_CLASSES]; /* other slabs with a free object */
+    size_t bytes;    /* the slab size (a power of two), 0 until slabs are enabled */
+    size_t span_max; /* spans up to this are cut from slabs: 0 while they are off */
+    size_t count;    /* slabs the heap holds */
+};
+
+struct tlsf_heap {
+    uint32_t class_bits[CLASS_WORDS]; /* first: see "Bitmaps" above */
+    uint32_t word_bits;
+#if TLSF_STATS
+    /* alloc_count next to used_bytes: malloc updates both (one LDRD on Arm). free_count
+     * is kept apart from used_bytes, which free updates with it: as a pair, x86-64
+     * compilers turn the two scalar updates into eight vector instructions. */
+    size_t free_count;
+    size_t alloc_count;
+    size_t used_bytes; /* spans of allocated blocks (cached blocks count as free) */
+    size_t peak_used_bytes;
+    size_t failed_count;
+#endif
+    size_t pool_bytes; /* spans of the pools' first blocks */
+    size_t pool_count;
+    tlsf_error_handler_t on_error;
+    void *on_error_user;
+#if TLSF_CHECKS >= 2
+    size_t seal_key; /* this heap's part of every seal (see seal_of) */
+#endif
+#if TLSF_CACHE
+    struct tlsf_cache cache;
+#endif
+#if TLSF_SLABS
+    struct tlsf_slabs slabs;
+#endif
+    /* The link words of the head nodes (list_head): two per class, valid only while the
+     * class's bitmap bit is set, plus one so that the first head can start at a multiple
+     * of HEAD_BYTES. The fields above give the head pseudo-blocks room for their (never
+     * used) prev_phys and size words. */
+    block_t *heads[2 * LIST_COUNT + 1];
+};
+
+/* The size of a head node's pair of link words, and the slot of class 0 (see "Slots"):
+ * the first multiple of HEAD_BYTES at which a head node's link words fall inside heads. */
+#define HEAD_BYTES (2 * sizeof(block_t *))
+#define FIRST_SLOT                                                                                 \
+    ((unsigned)((offsetof(struct tlsf_heap, heads) - HEADER_SIZE + HEAD_BYTES - 1) / HEAD_BYTES))
+/* slot_of_span and class_round_up compute a slot as column + SLOT_BASE - (zeros << SL),
+ * where zeros counts the leading zero bits of the span: the slot is
+ * ((shift - TLSF_ALIGN_LOG2) << SL) + column + FIRST_SLOT with shift = the index of the
+ * highest bit - SL, and every constant of that sum gathered here (so that on Arm it is one
+ * subtract of a shifted register and one add). */
+#define SLOT_BASE                                                                                  \
+    (FIRST_SLOT +                                                                                  \
+     ((TLSF_PTR_BITS - 1u - TLSF_SL_INDEX_LOG2 - TLSF_ALIGN_LOG2) << TLSF_SL_INDEX_LOG2))
+typedef char tlsf_check_slots[(FIRST_SLOT + LIST_COUNT <= 32 * CLASS_WORDS) ? 1 : -1];
+
+/* The bytes of the control structure, rounded up so that a pool can follow it (tlsf_size). */
+static inline TLSF_NO_ASAN size_t control_bytes(void) {
+    return (sizeof(struct tlsf_heap) + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1);
+}
+
+#endif /* TLSF_CONTROL_H */
