@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: MIT
  *
- * tlsfm_heap.h - internal to core/malloc: the thread heap and chunk structures, shared by
+ * tlsfm_heap.h - internal to malloc/: the thread heap and chunk structures, shared by
  * the heaps' own paths (tlsfm_thread.c) and their inspection (tlsfm_inspect.c).
  *
  * Who touches what: a heap's TLSF structure and chunks belong to its owning thread (or,

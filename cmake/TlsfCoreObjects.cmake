@@ -1,4 +1,7 @@
 # SPDX-License-Identifier: MIT
+# Included by core/CMakeLists.txt, so these functions exist wherever the core target does
+# (the malloc shim's folder, the test folders, a consumer's add_subdirectory build).
+#
 # tlsf_core_objects(<name>): the sources of the core library (target `tlsf`) compiled once
 # more, as the OBJECT library <name>, with exactly the core's configuration: its include
 # directories, compile definitions (TLSF_CHECKS, TLSF_STATS, ... as the cache or the build

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 #
-# TLSF_MALLOC_SOURCES: the sources of the drop-in malloc (core/malloc), for the targets that
+# TLSF_MALLOC_SOURCES: the sources of the drop-in malloc (malloc/), for the targets that
 # build it - libtlsf_malloc.so, tlsf_malloc_prefixed - and for the tests that compile their
 # own copy (with ThreadSanitizer). They are C11 (atomics, _Thread_local): give the target
 # C_STANDARD 11.
