@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "tlsf.h"
+#include "tlsf_remote_stack.h"
 #include "tlsfm_os.h"
 
 /* An ordinary pool: requests above a quarter of it get a large mapping of their own. */
@@ -38,7 +39,7 @@ enum heap_state { HEAP_OWNED, HEAP_ORPHAN, HEAP_ABANDONED };
 
 struct thread_heap {
     /* Written by other threads: on a cache line of its own. */
-    _Alignas(64) _Atomic(void *) remote;
+    _Alignas(64) tlsf_remote_stack_t remote;
     /* The owner's (or, for an orphan, the lock holder's). */
     _Alignas(64) tlsf_t tlsf;
     void *pending;           /* taken from `remote`, not yet freed */
