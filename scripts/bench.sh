@@ -138,7 +138,7 @@ fi
 section "instructions per call: scripts/callgrind.sh"
 "$root/scripts/callgrind.sh" "$build" "$results" | tee "$results/callgrind.txt"
 
-shim=$build/core/malloc/libtlsf_malloc.so
+shim=$build/malloc/libtlsf_malloc.so
 if [[ -f $shim ]]; then
   section "whole programs on the drop-in malloc: bench/host/whole_programs.sh"
   "$root/bench/host/whole_programs.sh" "$shim" "$results" | tee "$results/whole_programs.txt"

@@ -23,7 +23,7 @@ build=${1:?usage: threads_bench.sh BUILD_DIR [RESULTS_DIR] [ROUNDS]}
 results=${2:-.}
 rounds=${3:-3}
 bench=$build/bench/host/tlsf_threads_bench
-shim=$build/core/malloc/libtlsf_malloc.so
+shim=$build/malloc/libtlsf_malloc.so
 for f in "$bench" "$shim"; do
   [[ -f $f ]] || { echo "threads_bench: $f not built" >&2; exit 1; }
 done

@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: MIT
  *
- * multi_cores_test.c - tlsf_multi (core/multi) with threads standing in for cores: each
+ * multi_cores_test.c - tlsf_multi (multi/) with threads standing in for cores: each
  * thread names itself core 0 or 1 through a thread-local variable, as firmware would read
  * its core ID register.
  *

@@ -22,8 +22,6 @@
 #include "app_report.h"
 
 namespace {
-const char kStart[] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
 constexpr std::uint32_t kDefaultDepth = 3;
 
 // The table-everything mode's guard for the 8 MiB heap: a map entry takes 40 bytes on

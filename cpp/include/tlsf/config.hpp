@@ -58,7 +58,7 @@
 //
 //   0  the global operator new and delete, a default-constructed tlsf::allocator and a
 //      default tlsf::memory_resource use tlsf::default_heap(): one heap, one lock.
-//   1  they use the per-thread heaps of the drop-in malloc (core/malloc, its prefixed
+//   1  they use the per-thread heaps of the drop-in malloc (malloc/, its prefixed
 //      static library tlsf_malloc_prefixed: tlsfm_malloc, tlsfm_free, ...): each thread
 //      allocates from its own TLSF heap without a lock; a block deleted on another thread
 //      is pushed lock-free onto its owner's list and taken back in batches of at most 16
@@ -169,7 +169,7 @@
 #define TLSF_CPP_DEFAULT_HEAP_PER_THREAD 0
 #endif
 #if TLSF_CPP_DEFAULT_HEAP_PER_THREAD && !TLSF_CPP_HOSTED
-#error "TLSF_CPP_DEFAULT_HEAP_PER_THREAD needs a hosted system (the thread heaps of core/malloc)"
+#error "TLSF_CPP_DEFAULT_HEAP_PER_THREAD needs a hosted system (the thread heaps of malloc/)"
 #endif
 
 // TLSF_CPP_CORTEX_M: 1 on an Arm M-profile core, where interrupts are masked with PRIMASK.

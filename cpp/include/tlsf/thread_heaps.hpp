@@ -4,7 +4,7 @@
 // With that switch the global operator new and delete (<tlsf/global_new.hpp>), a
 // default-constructed tlsf::allocator and a default tlsf::memory_resource allocate from
 // the calling thread's own TLSF heap. The heaps are those of the drop-in malloc
-// (core/malloc, see its README), used through its prefixed static library
+// (malloc/, see its README), used through its prefixed static library
 // tlsf_malloc_prefixed, so the C and C++ layers share one implementation:
 //
 //   - a thread allocates and frees on its own heap without a lock or an atomic

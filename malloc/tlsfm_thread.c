@@ -17,12 +17,13 @@
  *
  * Ownership. Only the owning thread touches a heap's TLSF structure and chunks (no lock):
  * the heap pointer lives in a thread-local variable. A block freed by another thread is
- * pushed onto the owner's remote list (a Treiber stack: compare-and-swap on the head,
- * release; the link is the block's first word). The owner, on each malloc and free,
- * exchanges the whole list for NULL (acquire) into a private pending list when that is
- * empty, and frees at most TLSFM_REMOTE_BATCH blocks of it: the consumer side is
- * wait-free and each call does a bounded amount of work. Only the path that would map a
- * new chunk takes back everything first (it is about to make a system call anyway).
+ * pushed onto the owner's remote list (tlsf_remote_stack.h, shared with tlsf_multi: a
+ * Treiber stack, compare-and-swap on the head, release; the link is the block's first
+ * word). The owner, on each malloc and free, exchanges the whole list for NULL (acquire)
+ * into a private pending list when that is empty, and frees at most TLSFM_REMOTE_BATCH
+ * blocks: the consumer side is wait-free and each call does a bounded amount of work.
+ * Only the path that would map a new chunk takes back everything first (it is about to
+ * make a system call anyway).
  *
  * Thread exit (a pthread key destructor): the heap takes back its remote list, unmaps its
  * empty chunk and joins the list of orphaned heaps with its live blocks, under the lock (an
@@ -270,23 +271,22 @@ static inline void free_into(thread_heap_t *heap, void *ptr, const char *functio
 
 /* ---- Remote frees ------------------------------------------------------------------------ */
 
-/* Free at most `limit` of the blocks other threads pushed onto the heap's list. */
+/* Free at most `limit` of the blocks other threads pushed onto the heap's list: those in
+ * `pending`, then, when they run out first, the list taken with one exchange. */
 __attribute__((noinline)) static void take_back_some(thread_heap_t *heap, size_t limit,
                                                      int locked) {
     size_t n;
-    if (heap->pending == NULL)
-        heap->pending = atomic_exchange_explicit(&heap->remote, NULL, memory_order_acquire);
-    for (n = 0; n < limit && heap->pending != NULL; ++n) {
-        void *ptr = heap->pending;
-        heap->pending = *(void **)ptr;
+    void *ptr;
+    for (n = 0; n < limit; ++n) {
+        ptr = tlsf_remote_stack_take(&heap->remote, &heap->pending);
+        if (ptr == NULL) break;
         free_into(heap, ptr, "free (from another thread)", locked);
     }
 }
 
 /* Whether blocks other threads freed wait to be taken back: two loads. */
 static inline int remote_waiting(thread_heap_t *heap) {
-    return heap->pending != NULL ||
-           atomic_load_explicit(&heap->remote, memory_order_relaxed) != NULL;
+    return tlsf_remote_stack_waiting(&heap->remote, heap->pending);
 }
 
 /* The check every call makes. */
@@ -294,18 +294,9 @@ static inline void take_back(thread_heap_t *heap, size_t limit, int locked) {
     if (remote_waiting(heap)) take_back_some(heap, limit, locked);
 }
 
+/* Until both lists are seen empty (a push racing with the end waits for a later call). */
 void tlsfm_heap_take_back_all(thread_heap_t *heap, int locked) {
-    while (remote_waiting(heap))
-        take_back_some(heap, SIZE_MAX, locked);
-}
-
-/* Lock-free push onto the owner's list (the owner takes it back later). */
-static void push_remote(thread_heap_t *owner, void *ptr) {
-    void *head = atomic_load_explicit(&owner->remote, memory_order_relaxed);
-    do {
-        *(void **)ptr = head;
-    } while (!atomic_compare_exchange_weak_explicit(&owner->remote, &head, ptr,
-                                                    memory_order_release, memory_order_relaxed));
+    take_back(heap, SIZE_MAX, locked);
 }
 
 static void free_remote(thread_heap_t *owner, void *ptr, const char *function) {
@@ -319,7 +310,7 @@ static void free_remote(thread_heap_t *owner, void *ptr, const char *function) {
         }
         tlsfm_unlock();
     }
-    push_remote(owner, ptr);
+    tlsf_remote_stack_push(&owner->remote, ptr);
 }
 
 /* ---- Heaps of threads -------------------------------------------------------------------- */
@@ -331,6 +322,7 @@ static thread_heap_t *new_heap_locked(void) {
     char *mem = (char *)tlsfm_os_map_pages(bytes);
     thread_heap_t *heap = (thread_heap_t *)mem;
     if (mem == NULL) return NULL;
+    tlsf_remote_stack_init(&heap->remote); /* fresh pages are zero: for the record */
     heap->tlsf = tlsf_create(mem + head);
     if (heap->tlsf == NULL) return NULL; /* cannot happen: page-aligned, large enough */
     heap->doing = "free";

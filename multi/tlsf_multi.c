@@ -4,16 +4,13 @@
  * tlsf_multi.c - one TLSF heap per core with lock-free remote frees (see tlsf_multi.h).
  *
  * Invariants: only core c touches cores[c].heap and cores[c].pending; other cores touch
- * only cores[c].remote, by pushing (compare-and-swap, release). Core c empties `remote`
- * with one exchange (acquire) into `pending` when `pending` is empty, so the consumer side
- * never retries, and frees at most TLSF_MULTI_BATCH blocks per malloc or free. A block on
- * either list is still allocated as far as the heap knows: it is freed only by its owner.
+ * only cores[c].remote, by pushing. Core c takes the blocks back from `remote` through
+ * `pending` (tlsf_remote_stack.h: a push is a compare-and-swap, release; the owner empties
+ * the stack with one exchange, acquire, so its side never retries) and frees at most
+ * TLSF_MULTI_BATCH of them per malloc or free. A block on either list is still allocated
+ * as far as the heap knows: it is freed only by its owner.
  */
 #include "tlsf_multi.h"
-
-#if ATOMIC_POINTER_LOCK_FREE != 2
-#error "tlsf_multi needs lock-free compare-and-swap on pointers (ARMv7-M or later)"
-#endif
 
 int tlsf_multi_init(tlsf_multi_t *multi, tlsf_multi_core_fn current_core, void *user) {
     unsigned i;
@@ -22,7 +19,7 @@ int tlsf_multi_init(tlsf_multi_t *multi, tlsf_multi_core_fn current_core, void *
     multi->user = user;
     atomic_init(&multi->foreign_frees, 0);
     for (i = 0; i < TLSF_MULTI_MAX_CORES; ++i) {
-        atomic_init(&multi->cores[i].remote, NULL);
+        tlsf_remote_stack_init(&multi->cores[i].remote);
         multi->cores[i].pending = NULL;
         multi->cores[i].heap = NULL;
         multi->cores[i].start = 0;
@@ -71,14 +68,10 @@ static tlsf_multi_core_t *this_core(tlsf_multi_t *multi) {
  * one tlsf_free, so the call is O(limit); the exchange never retries. */
 static size_t take_back(tlsf_multi_core_t *self, size_t limit) {
     size_t n;
+    void *block;
     for (n = 0; n < limit; ++n) {
-        void *block;
-        if (self->pending == NULL) {
-            if (atomic_load_explicit(&self->remote, memory_order_relaxed) == NULL) break;
-            self->pending = atomic_exchange_explicit(&self->remote, NULL, memory_order_acquire);
-        }
-        block = self->pending;
-        self->pending = *(void **)block;
+        block = tlsf_remote_stack_take(&self->remote, &self->pending);
+        if (block == NULL) break;
         tlsf_free(self->heap, block);
     }
     return n;
@@ -90,8 +83,7 @@ static void *allocate(tlsf_multi_t *multi, size_t align, size_t bytes) {
     if (multi == NULL || (self = this_core(multi)) == NULL) return NULL;
     take_back(self, TLSF_MULTI_BATCH);
     ptr = align ? tlsf_memalign(self->heap, align, bytes) : tlsf_malloc(self->heap, bytes);
-    if (ptr == NULL && (self->pending != NULL ||
-                        atomic_load_explicit(&self->remote, memory_order_relaxed) != NULL)) {
+    if (ptr == NULL && tlsf_remote_stack_waiting(&self->remote, self->pending)) {
         take_back(self, SIZE_MAX); /* out of room: what other cores freed may be enough */
         ptr = align ? tlsf_memalign(self->heap, align, bytes) : tlsf_malloc(self->heap, bytes);
     }
@@ -109,7 +101,6 @@ void *tlsf_multi_memalign(tlsf_multi_t *multi, size_t align, size_t bytes) {
 void tlsf_multi_free(tlsf_multi_t *multi, void *ptr) {
     tlsf_multi_core_t *self, *owner;
     int index;
-    void *head;
     if (multi == NULL || ptr == NULL) return;
     self = this_core(multi);
     index = tlsf_multi_owner(multi, ptr);
@@ -123,11 +114,7 @@ void tlsf_multi_free(tlsf_multi_t *multi, void *ptr) {
         take_back(self, TLSF_MULTI_BATCH);
         return;
     }
-    head = atomic_load_explicit(&owner->remote, memory_order_relaxed);
-    do {
-        *(void **)ptr = head;
-    } while (!atomic_compare_exchange_weak_explicit(&owner->remote, &head, ptr,
-                                                    memory_order_release, memory_order_relaxed));
+    tlsf_remote_stack_push(&owner->remote, ptr);
 }
 
 size_t tlsf_multi_take_back(tlsf_multi_t *multi, size_t limit) {

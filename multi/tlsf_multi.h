@@ -30,7 +30,8 @@
  * Requirements and limits:
  *   - lock-free compare-and-swap on pointers (C11 atomics): ARMv7-M and later (Cortex-M3,
  *     M4, M7, M33, ...) have it; ARMv6-M (Cortex-M0/M0+) does not, and this file refuses
- *     to compile there.
+ *     to compile there (tlsf_remote_stack.h, the remote-free list it shares with the
+ *     malloc shim).
  *   - calls on one core must not nest: an interrupt handler that allocates must not
  *     interrupt an allocation of its own core (mask interrupts around the thread-level
  *     calls, or keep allocation out of handlers). Other cores need no such care.
@@ -48,6 +49,7 @@
 #include <stdint.h>
 
 #include "tlsf.h"
+#include "tlsf_remote_stack.h"
 
 #ifndef TLSF_MULTI_MAX_CORES
 #define TLSF_MULTI_MAX_CORES 2
@@ -65,10 +67,10 @@ typedef unsigned (*tlsf_multi_core_fn)(void *user);
 
 /* One core's heap. The fields are the library's; read them only through the functions. */
 typedef struct tlsf_multi_core {
-    _Atomic(void *) remote; /* blocks other cores freed, pushed here */
-    void *pending;          /* taken from `remote`, not yet freed (owner only) */
-    tlsf_t heap;            /* NULL until tlsf_multi_add_core */
-    uintptr_t start, end;   /* the core's region */
+    tlsf_remote_stack_t remote; /* blocks other cores freed, pushed here */
+    void *pending;              /* taken from `remote`, not yet freed (owner only) */
+    tlsf_t heap;                /* NULL until tlsf_multi_add_core */
+    uintptr_t start, end;       /* the core's region */
 } tlsf_multi_core_t;
 
 typedef struct tlsf_multi {

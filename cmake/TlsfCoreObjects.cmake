@@ -1,4 +1,7 @@
 # SPDX-License-Identifier: MIT
+# Included by core/CMakeLists.txt, so these functions exist wherever the core target does
+# (the malloc shim's folder, the test folders, a consumer's add_subdirectory build).
+#
 # tlsf_core_objects(<name>): the sources of the core library (target `tlsf`) compiled once
 # more, as the OBJECT library <name>, with exactly the core's configuration: its include
 # directories, compile definitions (TLSF_CHECKS, TLSF_STATS, ... as the cache or the build
@@ -6,10 +9,12 @@
 #
 # For builds of the core that need flags the static library `tlsf` does not have:
 # position-independent code for libtlsf_malloc.so, libFuzzer coverage, ThreadSanitizer.
-# Add those to <name> afterwards, e.g.
+# Add those to <name> afterwards. Linking <name> adds its objects and the usage
+# requirements of `tlsf` (include directories and configuration), not the library, e.g.
 #   tlsf_core_objects(tlsf_core_pic)
 #   set_target_properties(tlsf_core_pic PROPERTIES POSITION_INDEPENDENT_CODE ON)
-#   add_library(x SHARED x.c $<TARGET_OBJECTS:tlsf_core_pic>)
+#   add_library(x SHARED x.c)
+#   target_link_libraries(x PRIVATE tlsf_core_pic)
 # The list of sources is read from `tlsf`, so a file added to the core is picked up here.
 function(tlsf_core_objects name)
   if(NOT TARGET tlsf)
@@ -31,22 +36,28 @@ function(tlsf_core_objects name)
   target_compile_options(${name} PRIVATE $<TARGET_PROPERTY:tlsf,COMPILE_OPTIONS>)
   set_target_properties(${name} PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON
                                            C_EXTENSIONS OFF)
+  tlsf_core_usage(${name} INTERFACE)
 endfunction()
 
-# tlsf_core_usage(<target>): what a consumer of tlsf_core_objects needs to include tlsf.h
-# with the same configuration as the core (the usage requirements of `tlsf`, without
-# linking the static library).
+# tlsf_core_usage(<target> [PRIVATE|PUBLIC|INTERFACE]): what is needed to include tlsf.h
+# with the same configuration as the core - the usage requirements of `tlsf` - without
+# linking the static library (PRIVATE unless given): for code whose core comes from
+# tlsf_core_objects, or from a preloaded libtlsf_malloc.so.
 function(tlsf_core_usage target)
-  target_include_directories(${target} PRIVATE
+  set(scope PRIVATE)
+  if(ARGC GREATER 1)
+    set(scope ${ARGV1})
+  endif()
+  target_include_directories(${target} ${scope}
     $<TARGET_PROPERTY:tlsf,INTERFACE_INCLUDE_DIRECTORIES>)
-  target_compile_definitions(${target} PRIVATE
+  target_compile_definitions(${target} ${scope}
     $<TARGET_PROPERTY:tlsf,INTERFACE_COMPILE_DEFINITIONS>)
 endfunction()
 
 # tlsf_tsan_core_objects(<name>): tlsf_core_objects(<name>) compiled with ThreadSanitizer,
 # for the thread stress tests, when the C compiler (and the C++ one, if the project uses
-# C++) can build and link with -fsanitize=thread. Sets <name>_FOUND in the caller's scope;
-# nothing is defined when it is false.
+# C++) can build and link with -fsanitize=thread; what links <name> is linked with it too.
+# Sets <name>_FOUND in the caller's scope; nothing is defined when it is false.
 function(tlsf_tsan_core_objects name)
   include(CheckCSourceCompiles)
   set(CMAKE_REQUIRED_FLAGS -fsanitize=thread)
@@ -62,6 +73,7 @@ function(tlsf_tsan_core_objects name)
   if(_ok)
     tlsf_core_objects(${name})
     target_compile_options(${name} PRIVATE -fsanitize=thread -g)
+    target_link_options(${name} INTERFACE -fsanitize=thread)
   endif()
   set(${name}_FOUND ${_ok} PARENT_SCOPE)
 endfunction()

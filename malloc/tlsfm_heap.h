@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: MIT
  *
- * tlsfm_heap.h - internal to core/malloc: the thread heap and chunk structures, shared by
+ * tlsfm_heap.h - internal to malloc/: the thread heap and chunk structures, shared by
  * the heaps' own paths (tlsfm_thread.c) and their inspection (tlsfm_inspect.c).
  *
  * Who touches what: a heap's TLSF structure and chunks belong to its owning thread (or,
@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "tlsf.h"
+#include "tlsf_remote_stack.h"
 #include "tlsfm_os.h"
 
 /* An ordinary pool: requests above a quarter of it get a large mapping of their own. */
@@ -38,7 +39,7 @@ enum heap_state { HEAP_OWNED, HEAP_ORPHAN, HEAP_ABANDONED };
 
 struct thread_heap {
     /* Written by other threads: on a cache line of its own. */
-    _Alignas(64) _Atomic(void *) remote;
+    _Alignas(64) tlsf_remote_stack_t remote;
     /* The owner's (or, for an orphan, the lock holder's). */
     _Alignas(64) tlsf_t tlsf;
     void *pending;           /* taken from `remote`, not yet freed */
