@@ -405,8 +405,9 @@ size_t tlsf_cache_set_limit(tlsf_t tlsf, size_t bytes);
  * to its size, holding objects of one span; a free pushes the object on its slab's free list (or
  * into the front cache) instead of merging it, and a slab goes back to the lists when its last
  * object is freed. Every call stays O(1); the price is that a slab's free objects serve only
- * its span, so a full heap fails somewhat earlier (README, "Benchmarks": the fragmentation
- * figures). When no slab can be taken from the lists, a request gets an ordinary block.
+ * its span, so a full heap fails somewhat earlier (docs/benchmarks.md, "Losses": the
+ * fragmentation figures). When no slab can be taken from the lists, a request gets an
+ * ordinary block.
  * `slab_bytes` must be a power of two from TLSF_SLAB_BYTES_MIN to TLSF_SLAB_BYTES_MAX (4 to
  * 64 KiB), and while the heap holds slabs it cannot change (objects find their slab by its
  * alignment); 0 switches slabs off for new requests (the cache is flushed, objects in use

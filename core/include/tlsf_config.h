@@ -88,7 +88,7 @@
 
 /*
  * TLSF_CHECKS: how much the heap verifies on free, realloc and tlsf_usable_size, always in
- * O(1). What each level catches and costs is measured in the README ("Reliability").
+ * O(1). What each level catches and costs is measured in docs/reliability.md.
  *   0  nothing: the fastest; misuse is undefined behaviour.
  *   1  a NULL heap is refused; a misaligned pointer and a double free (the block is
  *      already free, or in the front cache) are reported to the error handler and the
