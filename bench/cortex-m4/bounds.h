@@ -93,20 +93,20 @@
     X("Os", "checks0",   "init",                     135)                               \
     X("Os", "checks0",   "size:init+malloc+free",    820)                               \
     X("Os", "checks0",   "size:core",               3008)                               \
-    X("O2", "checks2",   "malloc",                   117)                               \
-    X("O2", "checks2",   "free",                     145)                               \
-    X("O2", "checks2",   "memalign",                 208)                               \
-    X("O2", "checks2",   "realloc-nocopy",           443)                               \
-    X("O2", "checks2",   "init",                     151)                               \
-    X("O2", "checks2",   "size:init+malloc+free",   1568)                               \
-    X("O2", "checks2",   "size:core",               4752)                               \
-    X("Os", "checks2",   "malloc",                   161)                               \
-    X("Os", "checks2",   "free",                     197)                               \
-    X("Os", "checks2",   "memalign",                 270)                               \
-    X("Os", "checks2",   "realloc-nocopy",           579)                               \
-    X("Os", "checks2",   "init",                     153)                               \
-    X("Os", "checks2",   "size:init+malloc+free",   1192)                               \
-    X("Os", "checks2",   "size:core",               3448)                               \
+    X("O2", "checks2",   "malloc",                   119)                               \
+    X("O2", "checks2",   "free",                     164)                               \
+    X("O2", "checks2",   "memalign",                 215)                               \
+    X("O2", "checks2",   "realloc-nocopy",           470)                               \
+    X("O2", "checks2",   "init",                     176)                               \
+    X("O2", "checks2",   "size:init+malloc+free",   1948)                               \
+    X("O2", "checks2",   "size:core",               5300)                               \
+    X("Os", "checks2",   "malloc",                   164)                               \
+    X("Os", "checks2",   "free",                     214)                               \
+    X("Os", "checks2",   "memalign",                 275)                               \
+    X("Os", "checks2",   "realloc-nocopy",           604)                               \
+    X("Os", "checks2",   "init",                     174)                               \
+    X("Os", "checks2",   "size:init+malloc+free",   1360)                               \
+    X("Os", "checks2",   "size:core",               3712)                               \
     X("O2", "cache",     "malloc",                   105)                               \
     X("O2", "cache",     "free",                     104)                               \
     X("O2", "cache",     "memalign",                 184)                               \
@@ -219,22 +219,22 @@
     X("Os", "checks0",         "static:memalign",          237)                         \
     X("Os", "checks0",         "static:create",             72)                         \
     X("Os", "checks0",         "static:add_pool",           63)                         \
-    X("O2", "checks2",         "static:malloc",            117)                         \
-    X("O2", "checks2",         "static-cycles:malloc",     164)                         \
-    X("O2", "checks2",         "static:free",              145)                         \
-    X("O2", "checks2",         "static-cycles:free",       203)                         \
-    X("O2", "checks2",         "static:realloc",           444)                         \
-    X("O2", "checks2",         "static:memalign",          208)                         \
-    X("O2", "checks2",         "static:create",             80)                         \
-    X("O2", "checks2",         "static:add_pool",           71)                         \
-    X("Os", "checks2",         "static:malloc",            161)                         \
-    X("Os", "checks2",         "static-cycles:malloc",     290)                         \
-    X("Os", "checks2",         "static:free",              224)                         \
-    X("Os", "checks2",         "static-cycles:free",       381)                         \
-    X("Os", "checks2",         "static:realloc",           633)                         \
-    X("Os", "checks2",         "static:memalign",          270)                         \
-    X("Os", "checks2",         "static:create",             80)                         \
-    X("Os", "checks2",         "static:add_pool",           73)                         \
+    X("O2", "checks2",         "static:malloc",            119)                         \
+    X("O2", "checks2",         "static-cycles:malloc",     170)                         \
+    X("O2", "checks2",         "static:free",              164)                         \
+    X("O2", "checks2",         "static-cycles:free",       225)                         \
+    X("O2", "checks2",         "static:realloc",           471)                         \
+    X("O2", "checks2",         "static:memalign",          215)                         \
+    X("O2", "checks2",         "static:create",             92)                         \
+    X("O2", "checks2",         "static:add_pool",           93)                         \
+    X("Os", "checks2",         "static:malloc",            164)                         \
+    X("Os", "checks2",         "static-cycles:malloc",     297)                         \
+    X("Os", "checks2",         "static:free",              262)                         \
+    X("Os", "checks2",         "static-cycles:free",       437)                         \
+    X("Os", "checks2",         "static:realloc",           700)                         \
+    X("Os", "checks2",         "static:memalign",          275)                         \
+    X("Os", "checks2",         "static:create",             90)                         \
+    X("Os", "checks2",         "static:add_pool",           92)                         \
     X("O2", "cache",           "static:malloc",           3329)                         \
     X("O2", "cache",           "static-cycles:malloc",    5014)                         \
     X("O2", "cache",           "static:free",              107)                         \

@@ -31,9 +31,11 @@
  * FreeRTOS port and the C++ layer use the same type), or use the C++ layer's locked
  * default heap, or the malloc shim's per-thread heaps (malloc/).
  *
- * Dependencies: <stddef.h>, <stdint.h>, <stdbool.h>, memcpy and memset. No stdio, no
- * global state: everything lives in the caller's memory. (Hosted builds with the default
- * error handler also use fprintf and abort; see TLSF_DEFAULT_ERROR_HANDLER.)
+ * Dependencies: <stddef.h>, <stdint.h>, <stdbool.h>, memcpy and memset. No stdio; every
+ * heap lives in the caller's memory. The one word of global state is a count of the heaps
+ * created, with sealed headers (TLSF_CHECKS 2), so that each creation gets a key of its own
+ * (tlsf_create). (Hosted builds with the default error handler also use fprintf and abort;
+ * see TLSF_DEFAULT_ERROR_HANDLER.)
  *
  * Debugging aids, chosen when the library is built (tlsf_config.h): TLSF_FILL fills fresh
  * blocks with 0xCD and freed ones with 0xDD; TLSF_MEMCHECK lets valgrind's memcheck see
@@ -145,6 +147,10 @@ typedef struct tlsf_stats {
  * not the free-list heads (a head's words are used only while its bitmap bit says its
  * list has blocks), so it takes a few dozen stores whatever the configuration. Returns
  * the heap, or NULL if `mem` is NULL or misaligned. The heap lives entirely inside `mem`.
+ * With sealed headers (TLSF_CHECKS 2) each creation gets a new key for its seals, from
+ * its address and a count of the heaps created: a pointer from an earlier heap made in the
+ * same memory is refused by the new one (a bad pointer), except with the probability of a
+ * seal collision, about 2^-27 on 64-bit targets and 2^-32 on 32-bit ones.
  */
 tlsf_t tlsf_create(void *mem);
 
@@ -188,8 +194,12 @@ pool_t tlsf_add_pool(tlsf_t tlsf, void *mem, size_t bytes);
  * tlsf_remove_pool: take a pool back from the heap. The cache is flushed first (bounded,
  * see tlsf_cache_flush); then the pool must hold no allocation (it is a single free
  * block). If it does, nothing changes and an installed handler hears
- * TLSF_ERROR_POOL_IN_USE (the default handler does not: this never aborts). O(1) besides
- * the flush. NULL arguments are ignored.
+ * TLSF_ERROR_POOL_IN_USE (the default handler does not: this never aborts). With sealed
+ * headers (TLSF_CHECKS 2) a pool that is not this heap's (another heap's, memory outside
+ * the range of this heap's pools, a misaligned pointer) is refused before anything
+ * changes, and an installed handler hears TLSF_ERROR_BAD_POOL; below level 2 the pool must
+ * be this heap's (another heap's is undefined behaviour). O(1) besides the flush. NULL
+ * arguments are ignored.
  */
 void tlsf_remove_pool(tlsf_t tlsf, pool_t pool);
 

@@ -100,18 +100,37 @@ static inline TLSF_NO_ASAN int free_check_word(tlsf_t heap, const void *ptr, siz
 #endif
 }
 
-/* Before free merges the block at `ptr` (size word `word`) with the free block before it
- * (TLSF_CHECKS >= 2): that block's header is sealed and its span leads here. BLOCK_PREV_FREE
- * is not sealed (tlsf_seal.h), so this is what vouches for it. 1 if so, or the handler hears
- * of a corrupt block and 0 is returned. */
+#if TLSF_CHECKS >= 2
+/* Is `address` inside the range of addresses the heap's pools span? A pointer read from
+ * memory a user could have written (a back-link, a link of a free list or of the cache) is
+ * tested with this before it is followed, so that a damaged one is reported instead of
+ * read. (Between two pools far apart the range holds addresses that are no pool's: a link
+ * damaged to point there is then read; with one pool, or pools side by side, never.) */
+static inline TLSF_NO_ASAN int heap_holds(tlsf_t heap, const void *address) {
+    return (uintptr_t)address - heap->pools_low < heap->pools_span;
+}
+#endif
+
+/* Before free merges the block at `ptr` (size word `word`, whose seal block_misuse checked,
+ * BLOCK_PREV_FREE included) with the free block before it (TLSF_CHECKS >= 2): the back-link
+ * lies in that free block, where a use after free could have written it, so it must point
+ * into the heap's pools, at a block start below this one, whose header is sealed, free, and
+ * whose span leads here. 1 if so, or the handler hears of a corrupt block and 0 is
+ * returned. */
 static inline TLSF_NO_ASAN int block_check_prev(tlsf_t heap, const void *ptr, size_t word) {
 #if TLSF_CHECKS >= 2
     block_t *block = block_from_ptr(ptr);
     block_t *prev;
+    size_t prev_word;
     if (!(word & BLOCK_PREV_FREE)) return 1;
     prev = *slot_prev_phys(block);
-    if (block_header_intact(heap, prev) && block_at(prev, word_span(*slot_size(prev))) == block)
-        return 1;
+    if (heap_holds(heap, prev) && prev < block &&
+        (((uintptr_t)block - (uintptr_t)prev) & (TLSF_ALIGN - 1)) == 0) {
+        prev_word = *slot_size(prev);
+        if ((prev_word & BLOCK_FREE) && block_header_intact(heap, prev) &&
+            block_at(prev, word_span(prev_word)) == block)
+            return 1;
+    }
     tlsfi_report(heap, TLSF_ERROR_CORRUPT_BLOCK, ptr);
     return 0;
 #else

@@ -105,7 +105,9 @@ struct tlsf_heap {
     tlsf_error_handler_t on_error;
     void *on_error_user;
 #if TLSF_CHECKS >= 2
-    size_t seal_key; /* this heap's part of every seal (see seal_of) */
+    size_t seal_key;     /* this heap's part of every seal (tlsf_seal.h), new at each creation */
+    uintptr_t pools_low; /* the lowest address of the heap's pools, and the bytes from there */
+    size_t pools_span;   /* past the end of the highest (heap_holds, tlsf_checks.h) */
 #endif
 #if TLSF_CACHE
     struct tlsf_cache cache;

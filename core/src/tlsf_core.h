@@ -47,7 +47,7 @@ static TLSF_ALWAYS_INLINE TLSF_NO_ASAN size_t block_use_front(tlsf_t heap, block
     } else {
         block_t *next = block_at(block, have);
         span = have;
-        block_set_exempt_flags(next, *slot_size(next) & ~(size_t)BLOCK_PREV_FREE);
+        block_set_prev_free(heap, next, *slot_size(next), 0);
     }
     block_set_word(heap, block, span | flags);
     return span;
@@ -91,7 +91,7 @@ static TLSF_ALWAYS_INLINE TLSF_NO_ASAN block_t *core_take(tlsf_t heap, unsigned 
         block_t *next = block_at(block, have);
         free_list_pop(heap, slot, block);
         want = have;
-        block_set_exempt_flags(next, *slot_size(next) & ~(size_t)BLOCK_PREV_FREE);
+        block_set_prev_free(heap, next, *slot_size(next), 0);
     }
     block_set_word(heap, block, want);
     *span = want;
@@ -175,8 +175,8 @@ static inline TLSF_NO_ASAN void mark_free(tlsf_t heap, block_t *block, size_t sp
 
 /* Tell the block `next`, whose size word (as read) is `next_word`, that the block before
  * it is now free. */
-static inline TLSF_NO_ASAN void tell_next_prev_free(block_t *next, size_t next_word) {
-    block_set_exempt_flags(next, next_word | BLOCK_PREV_FREE);
+static inline TLSF_NO_ASAN void tell_next_prev_free(tlsf_t heap, block_t *next, size_t next_word) {
+    block_set_prev_free(heap, next, next_word, 1);
 }
 
 /* Make the `span` bytes at `block` a free block in its class's list (mark_free). */
@@ -217,7 +217,7 @@ static TLSF_ALWAYS_INLINE TLSF_NO_ASAN void core_release(tlsf_t heap, void *ptr,
             free_list_remove(heap, next);
             span += word_span(next_word);
         } else {
-            tell_next_prev_free(next, next_word);
+            tell_next_prev_free(heap, next, next_word);
         }
         if (!CODE_SMALL && !WORST_CASE(!same_class(prev_span, span))) {
             mark_free(heap, prev, span);
@@ -236,7 +236,7 @@ static TLSF_ALWAYS_INLINE TLSF_NO_ASAN void core_release(tlsf_t heap, void *ptr,
         }
         free_list_remove(heap, next);
     } else {
-        tell_next_prev_free(next, next_word);
+        tell_next_prev_free(heap, next, next_word);
     }
     publish_free(heap, block, span);
 }
@@ -256,7 +256,7 @@ static inline TLSF_NO_ASAN int core_grow(tlsf_t heap, block_t *block, size_t hav
     if (!(next_word & BLOCK_FREE) || next_span < want - have) return 0;
     free_list_remove(heap, next);
     after = block_at(next, next_span);
-    block_set_exempt_flags(after, *slot_size(after) & ~(size_t)BLOCK_PREV_FREE);
+    block_set_prev_free(heap, after, *slot_size(after), 0);
     block_set_word(heap, block, *slot_size(block) + next_span);
     return 1;
 }
@@ -277,7 +277,7 @@ static inline TLSF_NO_ASAN size_t core_trim(tlsf_t heap, block_t *block, size_t 
         free_list_remove(heap, next);
         rest += word_span(next_word);
     } else {
-        tell_next_prev_free(next, next_word);
+        tell_next_prev_free(heap, next, next_word);
     }
     publish_free(heap, block_at(block, want), rest);
     return want;

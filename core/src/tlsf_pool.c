@@ -13,9 +13,50 @@
  * the sizes they are checking.
  */
 #include "tlsf_cache.h"
+#include "tlsf_checks.h"
 #include "tlsf_lists.h"
 
 #define POOL_OVERHEAD (POOL_START_OFFSET + SENTINEL_SIZE)
+
+#if TLSF_CHECKS >= 2
+/*
+ * A key of its own for each creation (tlsf_seal.h): the heap's address, spread over the
+ * word, plus a count of the heaps created so far in the program, spread by another odd
+ * multiplier. A heap made again in the same memory thus never gets the key it had (the
+ * count differs), and every header of the earlier heap, and every pointer into it, fails
+ * the new heap's checks. The count is the core's only state outside the caller's memory:
+ * one word, read and written with relaxed atomic loads and stores where the compiler has
+ * them (two heaps created at once may read the same count; they differ by address, and a
+ * heap is made again in one place only after it was made there, so never at once).
+ * Reading the memory's old key instead would spare the word, but reads memory the caller
+ * may never have written, which valgrind rightly reports.
+ */
+static size_t heaps_created;
+
+static TLSF_NO_ASAN size_t new_seal_key(tlsf_t heap) {
+    size_t count;
+#if defined(__ATOMIC_RELAXED)
+    count = __atomic_load_n(&heaps_created, __ATOMIC_RELAXED) + 1;
+    __atomic_store_n(&heaps_created, count, __ATOMIC_RELAXED);
+#else
+    count = ++heaps_created;
+#endif
+    return ((size_t)(uintptr_t)heap * SEAL_ADDRESS_MULTIPLIER) + count * SEAL_MULTIPLIER;
+}
+#endif
+
+#if TLSF_CHECKS >= 2
+/* Widen the range of addresses the pools span (heap_holds, tlsf_checks.h) to [low, high). */
+static TLSF_NO_ASAN void pools_hull_add(tlsf_t heap, uintptr_t low, uintptr_t high) {
+    if (heap->pools_span != 0) {
+        uintptr_t old_high = heap->pools_low + heap->pools_span;
+        if (heap->pools_low < low) low = heap->pools_low;
+        if (old_high > high) high = old_high;
+    }
+    heap->pools_low = low;
+    heap->pools_span = (size_t)(high - low);
+}
+#endif
 
 TLSF_NO_ASAN tlsf_t tlsf_create(void *mem) {
     tlsf_t heap = (tlsf_t)mem;
@@ -28,9 +69,7 @@ TLSF_NO_ASAN tlsf_t tlsf_create(void *mem) {
     while (words--)
         *word++ = 0;
 #if TLSF_CHECKS >= 2
-    /* Any value that differs between heaps will do; the address does, and the multiply
-     * spreads it over the whole word. */
-    heap->seal_key = (size_t)(uintptr_t)heap * SEAL_MULTIPLIER ^ (size_t)0x5a17c0deu;
+    heap->seal_key = new_seal_key(heap);
 #endif
 #if TLSF_CACHE
     heap->cache.limit = heap->cache.room = TLSF_CACHE_BYTES;
@@ -81,6 +120,9 @@ TLSF_NO_ASAN pool_t tlsf_add_pool(tlsf_t heap, void *mem, size_t bytes) {
     tlsfi_insert(heap, block, span);
     heap->pool_bytes += span;
     heap->pool_count++;
+#if TLSF_CHECKS >= 2
+    pools_hull_add(heap, (uintptr_t)mem, (uintptr_t)sentinel + SENTINEL_SIZE);
+#endif
     /* Nothing in the pool is the user's yet (the bytes past the sentinel stay theirs). */
     asan_poison(mem, (size_t)((char *)sentinel + SENTINEL_SIZE - (char *)mem));
     valgrind_no_access(mem, (size_t)((char *)sentinel + SENTINEL_SIZE - (char *)mem));
@@ -91,6 +133,15 @@ TLSF_NO_ASAN void tlsf_remove_pool(tlsf_t heap, pool_t pool) {
     block_t *block;
     size_t word, bytes;
     if (heap == NULL || pool == NULL) return;
+#if TLSF_CHECKS >= 2
+    /* A pool of this heap lies in its pools' range and starts with a block it sealed;
+     * another heap's pool, or memory that is no pool, is refused before anything changes. */
+    if (!heap_holds(heap, pool) || ((uintptr_t)pool & (TLSF_ALIGN - 1)) ||
+        !block_header_intact(heap, pool_first_block(pool))) {
+        tlsfi_report(heap, TLSF_ERROR_BAD_POOL, pool);
+        return;
+    }
+#endif
     tlsfi_flush(heap); /* cached blocks may be all that keeps the pool from being empty */
     block = pool_first_block(pool);
     word = *slot_size(block);

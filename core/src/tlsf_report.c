@@ -43,8 +43,13 @@ TLSF_NO_ASAN void tlsfi_report(tlsf_t heap, tlsf_error_t reason, const void *ptr
     if (heap == NULL) return;
 #if TLSF_CHECKS >= 2
     if (reason == MISUSE_UNSEALED) {
-        reason = block_header_absorbed(heap, block_from_ptr(ptr)) ? TLSF_ERROR_DOUBLE_FREE
-                                                                  : TLSF_ERROR_BAD_POINTER;
+        block_t *block = block_from_ptr(ptr);
+        if (block_header_absorbed(heap, block))
+            reason = TLSF_ERROR_DOUBLE_FREE;
+        else if (block_header_flag_changed(heap, block))
+            reason = TLSF_ERROR_CORRUPT_BLOCK;
+        else
+            reason = TLSF_ERROR_BAD_POINTER;
     }
 #endif
     if (heap->on_error) heap->on_error(heap, reason, ptr, heap->on_error_user);
@@ -65,7 +70,7 @@ TLSF_NO_ASAN const char *tlsf_error_string(tlsf_error_t reason) {
     case TLSF_ERROR_CORRUPT_BLOCK:
         return "corrupt block header (overflow from the block before?)";
     case TLSF_ERROR_BAD_POOL:
-        return "bad pool: memory misaligned, too small or too large";
+        return "bad pool: not this heap's, or memory misaligned, too small or too large";
     case TLSF_ERROR_POOL_IN_USE:
         return "pool still holds allocations";
     }
