@@ -196,8 +196,8 @@ TEST_F(Adopted, CheckSeesTheControlStructureNotTheOwnersPools) {
 }
 
 TEST_F(Adopted, AddPoolGivesTheCHeapMoreMemory) {
+    buffer more(64 * 1024); // outlives the view, which unpoisons its pools when it ends
     tlsf::heap view(tlsf::adopt, c_heap_, c_lock_);
-    buffer more(64 * 1024);
     const std::size_t largest = view.largest_allocatable();
     ASSERT_TRUE(view.add_pool(more.data(), more.size()));
     EXPECT_TRUE(view.contains(more.data() + 4096)); // this pool the view knows
