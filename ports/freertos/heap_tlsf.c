@@ -28,10 +28,16 @@
  * for the O(1) operation only (vPortGetHeapStats and xPortCheckHeap walk the heap and
  * hold it longer).
  *
- * Bookkeeping: the byte counts are this file's own (no dependency on TLSF_STATS) and use
- * heap_4's units: a block counts with its header (its span, tlsf_block_size +
- * tlsf_alloc_overhead), a pool counts the bytes it provides for blocks. So
- * xPortGetFreeHeapSize() is the sum of the free blocks' spans, exactly.
+ * Bookkeeping, in heap_4's units: a block counts with its header (its span,
+ * tlsf_block_size + tlsf_alloc_overhead), a pool counts the bytes it provides for blocks,
+ * so xPortGetFreeHeapSize() is the sum of the free blocks' spans, exactly. With the core's
+ * statistics (TLSF_STATS = 1, the default) the counts are the TLSF heap's own, so every
+ * block counts, whoever allocated it: pvPortMalloc, newlib's malloc (newlib_malloc.c), the
+ * C++ default heap adopting this heap (tlsf_freertos.cpp), or C code calling the heap
+ * under pxPortGetHeapLock(). With TLSF_STATS = 0 this file counts its own calls only.
+ *
+ * No memory: without configTOTAL_HEAP_SIZE, an allocation before vPortDefineHeapRegions
+ * fails configASSERT (as heap_5's does) and returns NULL.
  */
 
 #include <stdint.h>
@@ -89,18 +95,31 @@ PRIVILEGED_DATA static uint8_t ucHeap[configTOTAL_HEAP_SIZE];
 
 /* ---- State ------------------------------------------------------------------------------- */
 
-/* Invariants, whenever the lock is free:
- *   heap == NULL  <=>  pool_count == 0 and every counter is 0;
+/* 1: this file counts the bytes and calls itself (the core keeps no statistics). */
+#if TLSF_STATS
+#define heapTLSF_OWN_COUNTS 0
+#else
+#define heapTLSF_OWN_COUNTS 1
+#endif
+
+/* The counts FreeRTOS asks for. Invariants, whenever the lock is free:
  *   free_bytes == sum over pools of the free blocks' spans;
  *   minimum_ever_free_bytes <= free_bytes. */
-typedef struct heap_state {
-    tlsf_t heap;
-    pool_t pools[configTLSF_MAX_HEAP_REGIONS];
-    size_t pool_count;
+typedef struct heap_counts {
     size_t free_bytes;
     size_t minimum_ever_free_bytes;
     size_t successful_allocations;
     size_t successful_frees;
+} heap_counts_t;
+
+/* Invariant: heap == NULL  <=>  pool_count == 0 (and, with own counts, every count is 0). */
+typedef struct heap_state {
+    tlsf_t heap;
+    pool_t pools[configTLSF_MAX_HEAP_REGIONS];
+    size_t pool_count;
+#if heapTLSF_OWN_COUNTS
+    heap_counts_t counts;
+#endif
     /* Set by the error handler: the current call was refused by the heap's checks. */
     BaseType_t misuse_reported;
 } heap_state_t;
@@ -152,15 +171,46 @@ static void report_misuse(tlsf_t heap, tlsf_error_t reason, const void *ptr, voi
     configASSERT(reason == TLSF_ERROR_NONE);
 }
 
-/* The span of a block: what it takes from the heap, header included. */
-static size_t block_span(void *block) {
+/* The span of a block: what it takes from the heap, header included. (Inline: with the
+ * core's statistics and no trace macros nothing calls it.) */
+static inline size_t block_span(void *block) {
     return tlsf_block_size(block) + tlsf_alloc_overhead();
 }
 
+#if heapTLSF_OWN_COUNTS
 /* Walker: adds the span of each (free) block to *user. */
 static void add_span(void *ptr, size_t size, int used, void *user) {
     (void)ptr;
     if (!used) *(size_t *)user += size + tlsf_alloc_overhead();
+}
+#endif
+
+/* The counts now. Under the lock. */
+static heap_counts_t counts_locked(void) {
+#if heapTLSF_OWN_COUNTS
+    return state.counts;
+#else
+    heap_counts_t counts = {0u, 0u, 0u, 0u};
+    tlsf_stats_t stats;
+    if (state.heap == NULL) return counts;
+    tlsf_get_stats(state.heap, &stats);
+    counts.free_bytes = stats.free_bytes;
+    /* The peak of the used bytes is the low-water mark of the free ones; a pool added
+     * later raises both the pool bytes and the mark, as heap_5's regions would. */
+    counts.minimum_ever_free_bytes = stats.pool_bytes - stats.peak_used_bytes;
+    counts.successful_allocations = stats.alloc_count;
+    counts.successful_frees = stats.free_count;
+    return counts;
+#endif
+}
+
+/* The counts, under the lock. */
+static heap_counts_t counts_now(void) {
+    heap_counts_t counts;
+    tlsf_lock_acquire(&heap_lock);
+    counts = counts_locked();
+    tlsf_lock_release(&heap_lock);
+    return counts;
 }
 
 /* Round `*start` up to the heap's alignment, shrinking `*bytes` to match. False when
@@ -178,7 +228,6 @@ static BaseType_t align_region(uint8_t **start, size_t *bytes) {
  * there is none yet. Counts the new pool's bytes as free. */
 static void add_region(uint8_t *start, size_t bytes) {
     pool_t pool;
-    size_t pool_free = 0;
 
     if (start == NULL || !align_region(&start, &bytes)) {
         configASSERT(pdFALSE); /* a region with no usable byte */
@@ -203,9 +252,14 @@ static void add_region(uint8_t *start, size_t bytes) {
     pool = tlsf_add_pool(state.heap, start, bytes);
     if (pool == NULL) return;
     state.pools[state.pool_count++] = pool;
-    tlsf_walk_pool(pool, add_span, &pool_free);
-    state.free_bytes += pool_free;
-    state.minimum_ever_free_bytes += pool_free;
+#if heapTLSF_OWN_COUNTS
+    {
+        size_t pool_free = 0;
+        tlsf_walk_pool(pool, add_span, &pool_free);
+        state.counts.free_bytes += pool_free;
+        state.counts.minimum_ever_free_bytes += pool_free;
+    }
+#endif
 }
 
 /* The heap, built from ucHeap if nothing built it before. NULL if there is no memory. */
@@ -232,15 +286,22 @@ void vPortDefineHeapRegions(const HeapRegion_t *const pxHeapRegions) {
 static void *allocate_locked(size_t bytes) {
     void *block = NULL;
     tlsf_t heap = the_heap();
-    if (heap == NULL) return NULL;
+    if (heap == NULL) {
+        /* No configTOTAL_HEAP_SIZE and no vPortDefineHeapRegions yet: the heap has no
+         * memory at all, which heap_5 reports the same way. */
+        configASSERT(heap != NULL);
+        return NULL;
+    }
     block = portBYTE_ALIGNMENT > tlsf_align_size() ? tlsf_memalign(heap, portBYTE_ALIGNMENT, bytes)
                                                    : tlsf_malloc(heap, bytes);
+#if heapTLSF_OWN_COUNTS
     if (block != NULL) {
-        state.free_bytes -= block_span(block);
-        if (state.free_bytes < state.minimum_ever_free_bytes)
-            state.minimum_ever_free_bytes = state.free_bytes;
-        ++state.successful_allocations;
+        state.counts.free_bytes -= block_span(block);
+        if (state.counts.free_bytes < state.counts.minimum_ever_free_bytes)
+            state.counts.minimum_ever_free_bytes = state.counts.free_bytes;
+        ++state.counts.successful_allocations;
     }
+#endif
     return block;
 }
 
@@ -315,25 +376,34 @@ void vPortFree(void *pv) {
         clear_block_contents(pv, span - tlsf_alloc_overhead());
 #endif
         tlsf_free(state.heap, pv);
-        state.free_bytes += span;
-        ++state.successful_frees;
+#if heapTLSF_OWN_COUNTS
+        state.counts.free_bytes += span;
+        ++state.counts.successful_frees;
+#endif
         traceFREE(pv, span);
+        (void)span; /* for the trace macro and the own counts, which may both be absent */
     }
     tlsf_lock_release(&heap_lock);
 }
 
+/* The sum of the free blocks' spans. Takes the lock (with the core's statistics: their
+ * fields must be read together). */
 size_t xPortGetFreeHeapSize(void) {
-    return state.free_bytes;
+    return counts_now().free_bytes;
 }
 
 size_t xPortGetMinimumEverFreeHeapSize(void) {
-    return state.minimum_ever_free_bytes;
+    return counts_now().minimum_ever_free_bytes;
 }
 
 #if heapTLSF_KERNEL_AT_LEAST(11, 0)
 void xPortResetHeapMinimumEverFreeHeapSize(void) {
     tlsf_lock_acquire(&heap_lock);
-    state.minimum_ever_free_bytes = state.free_bytes;
+#if heapTLSF_OWN_COUNTS
+    state.counts.minimum_ever_free_bytes = state.counts.free_bytes;
+#else
+    if (state.heap != NULL) tlsf_reset_peak(state.heap);
+#endif
     tlsf_lock_release(&heap_lock);
 }
 #endif
@@ -378,6 +448,7 @@ static void count_free_block(void *ptr, size_t size, int used, void *user) {
  */
 void vPortGetHeapStats(HeapStats_t *pxHeapStats) {
     free_block_census_t census = {0u, 0u, 0u, 0u};
+    heap_counts_t counts;
     size_t i;
     configASSERT(pxHeapStats != NULL);
     if (pxHeapStats == NULL) return;
@@ -391,16 +462,23 @@ void vPortGetHeapStats(HeapStats_t *pxHeapStats) {
     pxHeapStats->xSizeOfLargestFreeBlockInBytes = census.largest;
     pxHeapStats->xSizeOfSmallestFreeBlockInBytes = census.smallest;
     pxHeapStats->xNumberOfFreeBlocks = census.count;
-    pxHeapStats->xMinimumEverFreeBytesRemaining = state.minimum_ever_free_bytes;
-    pxHeapStats->xNumberOfSuccessfulAllocations = state.successful_allocations;
-    pxHeapStats->xNumberOfSuccessfulFrees = state.successful_frees;
+    counts = counts_locked();
+    pxHeapStats->xMinimumEverFreeBytesRemaining = counts.minimum_ever_free_bytes;
+    pxHeapStats->xNumberOfSuccessfulAllocations = counts.successful_allocations;
+    pxHeapStats->xNumberOfSuccessfulFrees = counts.successful_frees;
     tlsf_lock_release(&heap_lock);
 }
 
 /* ---- heap_tlsf.h ------------------------------------------------------------------------- */
 
+/* Builds the heap in ucHeap if nothing built it yet, as the first allocation would. */
 tlsf_t pxPortGetTlsfHeap(void) {
-    return state.heap;
+    tlsf_t heap = state.heap; /* set once: read without the lock when it is there */
+    if (heap != NULL) return heap;
+    tlsf_lock_acquire(&heap_lock);
+    heap = the_heap();
+    tlsf_lock_release(&heap_lock);
+    return heap;
 }
 
 const tlsf_lock_t *pxPortGetHeapLock(void) {

@@ -6,8 +6,9 @@
  * heap_tlsf.c implements every function portable.h declares for a heap (pvPortMalloc,
  * vPortFree, pvPortCalloc, vPortDefineHeapRegions, vPortGetHeapStats, ...). Those need no
  * header but FreeRTOS.h. This header is only for code that wants more: the TLSF heap
- * itself and its lock (to share them, e.g. with the C++ layer), an O(1) "largest request
- * that will succeed", and a consistency check for tests and debug builds.
+ * itself and its lock (to share them: the C++ default heap adopts them in
+ * tlsf_freertos.cpp, newlib's malloc uses them in newlib_malloc.c), an O(1) "largest
+ * request that will succeed", and a consistency check for tests and debug builds.
  *
  * Include after FreeRTOS.h.
  */
@@ -24,9 +25,14 @@ extern "C" {
 #endif
 
 /*
- * pxPortGetTlsfHeap: the TLSF heap behind pvPortMalloc, or NULL before the heap exists
- * (it is built by vPortDefineHeapRegions or, without regions, by the first allocation).
- * Calls on it must hold pxPortGetHeapLock(), e.g. through the tlsf_locked_* wrappers.
+ * pxPortGetTlsfHeap: the TLSF heap behind pvPortMalloc. If no heap exists yet it is built
+ * in ucHeap (configTOTAL_HEAP_SIZE), as the first allocation would build it; NULL only
+ * when there is no memory yet (no configTOTAL_HEAP_SIZE, vPortDefineHeapRegions not
+ * called) or after vPortHeapResetState until the next allocation. Calls on the heap must
+ * hold pxPortGetHeapLock(), e.g. through the tlsf_locked_* wrappers; blocks allocated so
+ * may be freed with vPortFree and the other way round, and with the core's statistics
+ * (TLSF_STATS = 1) xPortGetFreeHeapSize() and vPortGetHeapStats() count them too. Takes
+ * the lock only to build the heap, so call it from where pvPortMalloc may be called.
  */
 tlsf_t pxPortGetTlsfHeap(void);
 

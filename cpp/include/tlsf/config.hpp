@@ -37,6 +37,20 @@
 // tlsf::install_default_heap(memory, bytes): before the first allocation that is where
 // the control structure goes; later it becomes one more pool.
 //
+// Or the default heap is a C heap the program already has (one heap for C and C++):
+//
+//   TLSF_DEFAULT_HEAP_ADOPT   1: the program defines
+//                             `tlsf::adopted_heap tlsf::default_heap_adopt() noexcept`
+//                             (<tlsf/default_heap.hpp>), returning a tlsf_t and the lock its
+//                             owner takes - for FreeRTOS, pxPortGetTlsfHeap() and
+//                             *pxPortGetHeapLock(), which ports/freertos/tlsf_freertos.cpp
+//                             (CMake: tlsf::freertos_cpp) defines. The global operator new
+//                             and delete, a default tlsf::allocator and a default
+//                             tlsf::memory_resource then use that heap under that lock, and
+//                             C code keeps using it too. None of the memory switches above
+//                             may be set, nor TLSF_DEFAULT_HEAP_LOCK (the lock is the
+//                             owner's). Default 0.
+//
 // How the default heap is locked (TLSF_DEFAULT_HEAP_LOCK):
 //
 //   TLSF_LOCK_STD_MUTEX  a std::mutex. The default on a system with an OS.
@@ -46,6 +60,8 @@
 //                        noexcept` (see <tlsf/lock.hpp>), returning the lock and unlock
 //                        functions of its RTOS. It is called once, on first use. Every
 //                        operation then calls them through function pointers.
+//   TLSF_LOCK_ADOPTED    set by TLSF_DEFAULT_HEAP_ADOPT, not by hand: the lock the adopted
+//                        C heap's owner takes, through function pointers.
 //   TLSF_LOCK_INTERRUPTS Arm Cortex-M (single core): interrupts are masked (PRIMASK)
 //                        around every operation and the previous mask restored. Nesting
 //                        is safe, interrupt handlers may allocate, and so may RTOS tasks
@@ -79,6 +95,7 @@
 #define TLSF_LOCK_STD_MUTEX 1
 #define TLSF_LOCK_USER 2
 #define TLSF_LOCK_INTERRUPTS 3
+#define TLSF_LOCK_ADOPTED 4
 
 // TLSF_CPP_EXCEPTIONS: 1 when the code is compiled with exceptions. Failures then throw
 // (std::bad_alloc and friends); with 0 they call the failure handler (<tlsf/failure.hpp>).
@@ -127,12 +144,31 @@
 #define TLSF_DEFAULT_HEAP_SIZE 0
 #endif
 
+#ifndef TLSF_DEFAULT_HEAP_ADOPT
+#define TLSF_DEFAULT_HEAP_ADOPT 0
+#endif
+#if TLSF_DEFAULT_HEAP_ADOPT
+#if TLSF_DEFAULT_HEAP_SIZE != 0 || defined(TLSF_DEFAULT_HEAP_START) ||                             \
+    (defined(TLSF_DEFAULT_HEAP_GROW) && TLSF_DEFAULT_HEAP_GROW)
+#error                                                                                             \
+    "TLSF_DEFAULT_HEAP_ADOPT: the adopted C heap has the memory; leave TLSF_DEFAULT_HEAP_SIZE, _START/_END and _GROW unset"
+#endif
+#if defined(TLSF_DEFAULT_HEAP_LOCK) && TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_ADOPTED
+#error                                                                                             \
+    "TLSF_DEFAULT_HEAP_ADOPT: the lock is the adopted C heap's; leave TLSF_DEFAULT_HEAP_LOCK unset"
+#endif
+#define TLSF_DEFAULT_HEAP_LOCK TLSF_LOCK_ADOPTED
+#elif defined(TLSF_DEFAULT_HEAP_LOCK) && TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_ADOPTED
+#error "TLSF_LOCK_ADOPTED comes with TLSF_DEFAULT_HEAP_ADOPT=1"
+#endif
+
 #if defined(TLSF_DEFAULT_HEAP_START) != defined(TLSF_DEFAULT_HEAP_END)
 #error "TLSF_DEFAULT_HEAP_START and TLSF_DEFAULT_HEAP_END must be defined together"
 #endif
 
 #ifndef TLSF_DEFAULT_HEAP_GROW
-#if TLSF_CPP_HOSTED && TLSF_DEFAULT_HEAP_SIZE == 0 && !defined(TLSF_DEFAULT_HEAP_START)
+#if TLSF_CPP_HOSTED && TLSF_DEFAULT_HEAP_SIZE == 0 && !defined(TLSF_DEFAULT_HEAP_START) &&         \
+    !TLSF_DEFAULT_HEAP_ADOPT
 #define TLSF_DEFAULT_HEAP_GROW 1
 #else
 #define TLSF_DEFAULT_HEAP_GROW 0
@@ -160,13 +196,17 @@
 #endif
 
 #if TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_NONE && TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_STD_MUTEX &&   \
-    TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_USER && TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_INTERRUPTS
+    TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_USER && TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_INTERRUPTS &&  \
+    TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_ADOPTED
 #error                                                                                             \
     "TLSF_DEFAULT_HEAP_LOCK must be TLSF_LOCK_NONE, TLSF_LOCK_STD_MUTEX, TLSF_LOCK_USER or TLSF_LOCK_INTERRUPTS"
 #endif
 
 #ifndef TLSF_CPP_DEFAULT_HEAP_PER_THREAD
 #define TLSF_CPP_DEFAULT_HEAP_PER_THREAD 0
+#endif
+#if TLSF_CPP_DEFAULT_HEAP_PER_THREAD && TLSF_DEFAULT_HEAP_ADOPT
+#error "TLSF_CPP_DEFAULT_HEAP_PER_THREAD and TLSF_DEFAULT_HEAP_ADOPT exclude each other"
 #endif
 #if TLSF_CPP_DEFAULT_HEAP_PER_THREAD && !TLSF_CPP_HOSTED
 #error "TLSF_CPP_DEFAULT_HEAP_PER_THREAD needs a hosted system (the thread heaps of malloc/)"

@@ -14,15 +14,24 @@
 //            interrupts (Cortex-M), the program's own functions (RTOS), or none (bare
 //            metal).
 //
+// Or it adopts a C heap the program already has, with that heap's lock
+// (TLSF_DEFAULT_HEAP_ADOPT: the FreeRTOS port's heap, say), so C and C++ share one heap.
+//
 // Lifetime: built on first use, by whichever code asks first - a static constructor in any
 // translation unit included - and never destroyed, so objects destroyed at exit can still
 // free into it. The memory it obtained from the OS is never returned; it is reused.
 //
-// Cost: the heap object itself, its lock and pool source are constant-initialised (they
-// exist before any code runs, at a fixed address); first use only gives it its memory
-// (the static array or linker region) or, for TLSF_LOCK_USER, its lock. So default_heap()
-// is one load and a predictable branch, and the global operator new, which takes the lock
-// inline when it is known at compile time, does not even need that.
+// Cost: first use gives it its memory (the static array or linker region), or its lock
+// (TLSF_LOCK_USER), or the C heap it adopts. Before that, the global operator new finds it
+// without memory at a fixed address and takes the slow path, which builds it. So
+// default_heap() is one load and a predictable branch, and the global operator new, which
+// takes the lock inline when it is known at compile time, does not even need that.
+//
+// Bare metal: with any lock but std::mutex, the default heap registers no destructor, so
+// nothing needs atexit or __dso_handle (which -nostartfiles leaves undefined); the heap
+// object is built in static storage on first use. With std::mutex (an OS) the object and
+// its mutex are constant-initialised instead, so the mutex exists before any code runs,
+// and the destructor the compiler registers for them does nothing.
 //
 // Its lock is the one TLSF_DEFAULT_HEAP_LOCK selects: the global operator new and delete
 // take that lock directly, so default_heap().set_lock() must not be used.
@@ -31,6 +40,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstring>
 #include <new>
 
 #include "tlsf/config.hpp"
@@ -81,11 +91,36 @@ namespace tlsf {
 
 #if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_USER
 // Defined by the program when TLSF_DEFAULT_HEAP_LOCK is TLSF_LOCK_USER: the lock of the
-// default heap. Called once, when the default heap is first used.
+// default heap. Called when the default heap is first used (by each thread that arrives
+// while it is being built, so it must return the same lock every time).
 lock_hooks default_heap_lock() noexcept;
 #endif
 
+#if TLSF_DEFAULT_HEAP_ADOPT
+// A C heap for the default heap to adopt: its handle and the lock its owner takes.
+struct adopted_heap {
+    tlsf_t handle;   // nullptr: not there yet (the default heap asks again at its next use)
+    lock_hooks lock; // lock_hooks{}: the C heap is used by one thread only
+};
+
+// Defined by the program when TLSF_DEFAULT_HEAP_ADOPT is 1: the C heap the default heap is
+// (for FreeRTOS: {pxPortGetTlsfHeap(), *pxPortGetHeapLock()}, in
+// ports/freertos/tlsf_freertos.cpp). Called at the default heap's first use - by each
+// thread that arrives then, so it must return the same heap every time - and again at
+// later uses while it returns a null handle: until then every allocation fails as out of
+// memory. Must not allocate from the default heap.
+adopted_heap default_heap_adopt() noexcept;
+#endif
+
 namespace detail {
+
+// Whether the default heap's lock is known only at run time (the program's own, or the
+// adopted heap's): the fast paths then wait until the heap is built, which brings the lock.
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_USER || TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_ADOPTED
+#define TLSF_DETAIL_RUN_TIME_LOCK 1
+#else
+#define TLSF_DETAIL_RUN_TIME_LOCK 0
+#endif
 
 #if TLSF_DEFAULT_HEAP_GROW
 // The default heap's pool source: a pool of at least TLSF_DEFAULT_HEAP_GROW_SIZE, at least
@@ -158,36 +193,48 @@ struct default_heap_mutex {
 };
 #endif
 
+// The lock the default heap has from the start, where it is known at compile time. The
+// program's own (TLSF_LOCK_USER) and the adopted heap's are run-time values, set when the
+// heap is built.
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
+constexpr lock_hooks constant_default_heap_lock(default_heap_mutex &mutex) noexcept {
+    return lock_hooks_for(mutex);
+}
+#else
+constexpr lock_hooks constant_default_heap_lock() noexcept {
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_INTERRUPTS
+    return interrupt_lock_hooks();
+#else
+    return lock_hooks{};
+#endif
+}
+#endif
+
+// Where a heap object keeps its C handle, for the fast paths below, which read it from
+// the default heap's storage before the object may exist (see default_heap_storage).
+struct heap_layout {
+    static constexpr std::size_t handle_offset = offsetof(heap, handle_);
+};
+
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
+
 // Everything the default heap is made of, constant-initialised: it exists, with its lock
 // and pool source, before any constructor runs, so a static constructor in any
-// translation unit may allocate.
+// translation unit may allocate - and it needs the mutex to exist before anyone takes it.
 struct default_heap_state {
-#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
     default_heap_mutex mutex; // constexpr-constructible; before `instance`, which points at it
-#endif
 #if TLSF_DEFAULT_HEAP_GROW
     std::size_t obtained = 0; // bytes from the OS so far (os_pool_source's context)
 #endif
     heap instance;
-    // Set once the heap has its configured memory (and, for TLSF_LOCK_USER, its lock).
+    // Set once the heap has its configured memory.
     std::atomic<bool> built{false};
 
-    constexpr default_heap_state() noexcept : instance(constant_lock(), constant_pool_source()) {
+    constexpr default_heap_state() noexcept
+        : instance(constant_default_heap_lock(mutex), constant_pool_source()) {
     }
 
   private:
-    // The lock, where it is known at compile time. The program's own (TLSF_LOCK_USER) is
-    // a run-time call, made when the heap is built.
-    constexpr lock_hooks constant_lock() noexcept {
-#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
-        return lock_hooks_for(mutex);
-#elif TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_INTERRUPTS
-        return interrupt_lock_hooks();
-#else
-        return lock_hooks{};
-#endif
-    }
-
     constexpr pool_source constant_pool_source() noexcept {
 #if TLSF_DEFAULT_HEAP_GROW
         return pool_source{&os_pool_source, &obtained};
@@ -210,18 +257,88 @@ constinit // verified where the language can: no dynamic initialisation, no orde
 #endif
     inline default_heap_storage default_heap_storage_instance;
 
-// The default heap object, without the first-use check: a constant address. For the
-// fast paths of <tlsf/global_new.hpp>, which find out from a null native_handle() that
-// the heap has no memory yet and then go through default_heap().
+inline std::atomic<bool> &default_heap_built() noexcept {
+    return default_heap_storage_instance.state.built;
+}
+
+// The default heap object: a constant address, valid at any time.
 inline heap &default_heap_object() noexcept {
     return default_heap_storage_instance.state.instance;
 }
 
-// Gives the default heap its configured memory and (TLSF_LOCK_USER) its lock.
-inline void give_default_heap_its_memory() noexcept {
-    default_heap_state &state = default_heap_storage_instance.state;
-    heap &instance = state.instance;
-    // First: the control structure is made with the first pool, and takes the slabs then.
+inline const void *default_heap_address() noexcept {
+    return &default_heap_storage_instance.state.instance;
+}
+
+// The default heap's handle, for the fast paths: null until it has memory.
+inline tlsf_t default_heap_handle() noexcept {
+    return default_heap_object().native_handle();
+}
+
+#else // not TLSF_LOCK_STD_MUTEX
+
+// The default heap's storage: plain bytes, zero before any code runs, in which the heap
+// object is built on first use (build_default_heap). Nothing here has a destructor, so
+// nothing is registered with atexit and a bare-metal image needs no __dso_handle; the
+// object is never destroyed, so objects destroyed at exit may still free into it.
+//
+// The fast paths read the object's C handle straight from these bytes (a memcpy of the
+// bytes, which is how any object's representation may be read): zero - no memory yet,
+// take the slow path - until the object exists and has memory. With a run-time lock they
+// first wait for `built` instead.
+struct default_heap_storage {
+    alignas(heap) unsigned char bytes[sizeof(heap)];
+#if TLSF_DEFAULT_HEAP_GROW
+    std::size_t obtained;    // bytes from the OS so far (os_pool_source's context)
+#endif
+    std::atomic<bool> built; // the object exists and has its memory, lock or adopted heap
+};
+
+#if defined(__cpp_constinit)
+constinit // verified where the language can: no dynamic initialisation, no order problem
+#endif
+    inline default_heap_storage default_heap_storage_instance{};
+
+inline std::atomic<bool> &default_heap_built() noexcept {
+    return default_heap_storage_instance.built;
+}
+
+// The default heap object. Only once it exists: after default_heap(), or where a block
+// of it is at hand (a non-null pointer to free), or once `built` is seen set.
+inline heap &default_heap_object() noexcept {
+    return *std::launder(reinterpret_cast<heap *>(default_heap_storage_instance.bytes));
+}
+
+inline const void *default_heap_address() noexcept {
+    return default_heap_storage_instance.bytes;
+}
+
+// The default heap's handle, for the fast paths: null until the object exists and has
+// memory. With a lock known at compile time the fast paths come here before the object
+// may exist, so this reads the bytes, never the object; with a run-time lock they come
+// only once `built` is set, and read the object.
+inline tlsf_t default_heap_handle() noexcept {
+#if TLSF_DETAIL_RUN_TIME_LOCK
+    return default_heap_object().native_handle();
+#else
+    tlsf_t handle;
+    std::memcpy(&handle, default_heap_storage_instance.bytes + heap_layout::handle_offset,
+                sizeof handle);
+    return handle;
+#endif
+}
+
+#endif // TLSF_LOCK_STD_MUTEX
+
+// Whether `h` is the default heap (an address comparison: the object need not exist).
+inline bool is_default_heap(const heap &h) noexcept {
+    return static_cast<const void *>(&h) == default_heap_address();
+}
+
+// Gives the default heap object its configured memory: the slabs first (the control
+// structure is made with the first pool, and takes the slabs then), then the static array
+// and the linker region, whichever are configured.
+inline void give_default_heap_its_memory(heap &instance) noexcept {
     instance.set_slabs(TLSF_DEFAULT_HEAP_SLABS);
 #if TLSF_DEFAULT_HEAP_SIZE > 0
     // Zero-initialised static storage: in .bss, nothing runs before it is used.
@@ -232,28 +349,66 @@ inline void give_default_heap_its_memory() noexcept {
     instance.add_pool(TLSF_DEFAULT_HEAP_START,
                       static_cast<std::size_t>(TLSF_DEFAULT_HEAP_END - TLSF_DEFAULT_HEAP_START));
 #endif
-#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_USER
-    // Last: no other thread sees the heap before it is built, so its pools need no lock,
-    // and the program's lock is first taken by a real allocation.
-    instance.set_lock(default_heap_lock());
-#endif
     (void)instance;
 }
 
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
 // First use: runs once, however many threads arrive together (a function-local static's
 // guard, thread-safe where the compiler makes those thread-safe - on this rare path only).
 TLSF_DETAIL_COLD inline void build_default_heap() noexcept {
-    static const bool given = (give_default_heap_its_memory(), true);
+    static const bool given = (give_default_heap_its_memory(default_heap_object()), true);
     (void)given;
-    default_heap_storage_instance.state.built.store(true, std::memory_order_release);
+    default_heap_built().store(true, std::memory_order_release);
 }
+#else
+// First use: builds the heap object in its storage and gives it its memory, or adopts the
+// C heap. Once, however many threads arrive together: under the heap's own lock (the one
+// known at compile time, the program's or the adopted heap's), with `built` checked again
+// inside - no function-local static, whose guard (__cxa_guard_*) a bare-metal image may
+// not want. The object is built unlocked and gets its lock last, so giving it its pools
+// does not take a lock that may not nest (an RTOS mutex); no other thread sees it before
+// `built` is set.
+TLSF_DETAIL_COLD inline void build_default_heap() noexcept {
+    default_heap_storage &storage = default_heap_storage_instance;
+    void *const place = storage.bytes;
+#if TLSF_DEFAULT_HEAP_ADOPT
+    const adopted_heap adopted = default_heap_adopt();
+    if (adopted.handle == nullptr) {
+        // Nothing to adopt yet: an empty heap (allocations fail as out of memory), and the
+        // next use asks again.
+        if (!storage.built.load(std::memory_order_acquire)) ::new (place) heap();
+        return;
+    }
+    const lock_hooks lock = adopted.lock;
+#elif TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_USER
+    const lock_hooks lock = default_heap_lock();
+#else
+    const lock_hooks lock = constant_default_heap_lock();
+#endif
+    scoped_lock guard{lock};
+    if (storage.built.load(std::memory_order_relaxed)) return; // another thread was first
+#if TLSF_DEFAULT_HEAP_ADOPT
+    ::new (place) heap(adopt, adopted.handle, lock);
+#else
+#if TLSF_DEFAULT_HEAP_GROW
+    heap &instance =
+        *::new (place) heap(lock_hooks{}, pool_source{&os_pool_source, &storage.obtained});
+#else
+    heap &instance = *::new (place) heap();
+#endif
+    give_default_heap_its_memory(instance);
+    instance.set_lock(lock);
+#endif
+    storage.built.store(true, std::memory_order_release);
+}
+#endif
 
 // Whether the fast paths may take the default heap's lock without building the heap
 // first: always when the lock is known at compile time; the program's own lock
-// (TLSF_LOCK_USER) is only known once the heap is built.
+// (TLSF_LOCK_USER) and the adopted heap's are only known once the heap is built.
 inline bool default_heap_lock_known() noexcept {
-#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_USER
-    return default_heap_storage_instance.state.built.load(std::memory_order_acquire);
+#if TLSF_DETAIL_RUN_TIME_LOCK
+    return default_heap_built().load(std::memory_order_acquire);
 #else
     return true;
 #endif
@@ -261,7 +416,7 @@ inline bool default_heap_lock_known() noexcept {
 
 // The default heap's lock as a scope guard, for the fast paths: inline where the lock is
 // known at compile time - the same lock the heap's own hooks take, so the two exclude
-// each other. With TLSF_LOCK_USER, only once default_heap_lock_known().
+// each other. With a run-time lock, only once default_heap_lock_known().
 class default_heap_guard {
   public:
 #if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
@@ -281,19 +436,18 @@ class default_heap_guard {
   private:
 #if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_INTERRUPTS
     interrupt_guard masked_;
-#elif TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_USER
+#elif TLSF_DETAIL_RUN_TIME_LOCK
     scoped_lock hooks_{default_heap_object().get_lock()};
 #endif
 };
 
 } // namespace detail
 
-// The process default heap, with its memory: built on the first call (thread-safe where
-// the compiler makes function-local statics thread-safe), never destroyed. Cheap to call:
-// one load and a predictable branch.
+// The process default heap, with its memory: built on the first call (thread-safe: see
+// build_default_heap), never destroyed. Cheap to call: one load and a predictable branch.
+// With TLSF_DEFAULT_HEAP_ADOPT, an empty heap while default_heap_adopt() has no C heap yet.
 inline heap &default_heap() noexcept {
-    if (!detail::default_heap_storage_instance.state.built.load(std::memory_order_acquire))
-        detail::build_default_heap();
+    if (!detail::default_heap_built().load(std::memory_order_acquire)) detail::build_default_heap();
     return detail::default_heap_object();
 }
 
@@ -308,34 +462,34 @@ namespace detail {
 
 // malloc from the default heap's free lists, without growing it. `searched` tells whether
 // they were searched: not when the heap has no memory yet or its lock is not known yet
-// (TLSF_LOCK_USER before first use); a caller that retries should then grow the heap
+// (a run-time lock before first use); a caller that retries should then grow the heap
 // first, since a second search would count a second failure in its statistics.
 inline void *default_heap_try_malloc(std::size_t bytes, bool &searched) noexcept {
     searched = false;
     if (!default_heap_lock_known()) return nullptr;
     default_heap_guard guard;
-    tlsf_t handle = default_heap_object().native_handle();
+    tlsf_t handle = default_heap_handle();
     if (handle == nullptr) return nullptr;
     searched = true;
     return tlsf_malloc(handle, bytes);
 }
 
 // Free a block of the default heap. Any pointer but nullptr came from it, so the heap has
-// a control structure (and, with TLSF_LOCK_USER, its lock): no first-use or null-handle
-// test is needed. nullptr is left to tlsf_free, which returns at once, except with
-// TLSF_LOCK_USER, whose lock may not exist yet: there it returns before the lock.
+// a control structure (and, with a run-time lock, its lock): no first-use or null-handle
+// test is needed. nullptr is left to tlsf_free, which returns at once, except with a
+// run-time lock, which may not exist yet: there it returns before the lock.
 inline void default_heap_free(void *block) noexcept {
-#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_USER
+#if TLSF_DETAIL_RUN_TIME_LOCK
     if (block == nullptr) return;
 #endif
     default_heap_guard guard;
-    tlsf_free(default_heap_object().native_handle(), block);
+    tlsf_free(default_heap_handle(), block);
 }
 
 // heap::malloc and heap::free on `h`, through the fast paths above when `h` is the default
 // heap: the same results (a failed search grows the heap, then searches once more).
 inline void *heap_malloc(heap &h, std::size_t bytes) noexcept {
-    if (&h == &default_heap_object()) {
+    if (is_default_heap(h)) {
         bool searched;
         if (void *block = default_heap_try_malloc(bytes, searched)) return block;
         if (searched && !h.grow(bytes)) return nullptr;
@@ -349,7 +503,7 @@ inline void *heap_memalign(heap &h, std::size_t align, std::size_t bytes) noexce
     return plain ? heap_malloc(h, bytes) : h.memalign(align, bytes);
 }
 inline void heap_free(heap &h, void *block) noexcept {
-    if (&h == &default_heap_object()) return default_heap_free(block);
+    if (is_default_heap(h)) return default_heap_free(block);
     h.free(block);
 }
 

@@ -8,8 +8,9 @@
 // With exceptions (TLSF_CPP_EXCEPTIONS) they throw the exception the standard names for
 // the case. Without exceptions there is nothing to throw, so the failure handler runs;
 // it must not return (log, reset the board, longjmp to a recovery point...). If it
-// returns, or none is installed, std::abort() ends the program. With exceptions an
-// installed handler also runs, just before the throw, which is a place to log.
+// returns, or none is installed, the program stops (detail::stop_program: std::abort()
+// where there is an operating system, a trap on bare metal). With exceptions an installed
+// handler also runs, just before the throw, which is a place to log.
 #ifndef TLSF_FAILURE_HPP
 #define TLSF_FAILURE_HPP
 
@@ -58,7 +59,21 @@ inline failure_handler get_failure_handler() noexcept {
 
 namespace detail {
 
-// Report a failure: run the handler, then throw (exceptions) or abort (no exceptions).
+// The end of a program that cannot go on: std::abort() where there is an operating
+// system. On bare metal (TLSF_CPP_HOSTED 0) a trap instead - an undefined instruction, so
+// the core's fault handler runs (a HardFault or UsageFault on Cortex-M) and a debugger
+// stops on the spot. Not abort(): newlib's abort() calls raise(), whose signal table is
+// allocated with newlib's own malloc, which would put a second heap (and _sbrk, _kill,
+// _getpid) into a firmware image that never asked for one.
+[[noreturn]] inline void stop_program() noexcept {
+#if !TLSF_CPP_HOSTED && (defined(__GNUC__) || defined(__clang__))
+    __builtin_trap();
+#else
+    std::abort();
+#endif
+}
+
+// Report a failure: run the handler, then throw (exceptions) or stop (no exceptions).
 // Out of line of the fast paths: callers test for null and call this.
 [[noreturn]] TLSF_DETAIL_COLD inline void fail(failure reason, std::size_t bytes) {
     if (failure_handler handler = get_failure_handler()) handler(reason, bytes);
@@ -73,7 +88,7 @@ namespace detail {
     }
     throw std::bad_alloc();
 #else
-    std::abort();
+    stop_program();
 #endif
 }
 

@@ -10,6 +10,10 @@
 // A heap is neither copyable nor movable. Allocators, memory resources and containers
 // hold its address, and every block it handed out belongs to its control structure; a
 // moved heap would leave all of them pointing at the old object.
+//
+// A heap can also adopt a C heap that something else owns (heap(tlsf::adopt, handle,
+// lock)): the FreeRTOS port's, or any tlsf_t with its tlsf_lock_t. Then C and C++ share
+// one heap and one lock, and the C++ object is only a view of it.
 #ifndef TLSF_HEAP_HPP
 #define TLSF_HEAP_HPP
 
@@ -44,6 +48,16 @@ struct region {
     void *memory = nullptr;
     std::size_t bytes = 0;
 };
+
+// The tag of heap's adopting constructor: tlsf::heap view(tlsf::adopt, handle, lock).
+struct adopt_t {
+    explicit adopt_t() = default;
+};
+inline constexpr adopt_t adopt{};
+
+namespace detail {
+struct heap_layout; // <tlsf/default_heap.hpp>: where a heap keeps its handle
+} // namespace detail
 
 // Where a heap gets another pool when an allocation fails. `obtain(needed, context)`
 // returns at least `needed` bytes (enough for the failed request, alignment and overheads
@@ -80,24 +94,48 @@ class heap {
     // (operator bool is false).
     heap(void *memory, std::size_t bytes, std::nothrow_t) noexcept { add_pool(memory, bytes); }
 
+    // A view of the C heap `handle`, which its owner created and keeps (tlsf_create, the
+    // FreeRTOS port's pxPortGetTlsfHeap(), a C library's heap), locked by `lock` - the
+    // owner's lock, so that C and C++ exclude each other: *pxPortGetHeapLock() for the
+    // FreeRTOS port, lock_hooks{} (the default) for a heap used by one thread. Every
+    // operation works on the C heap: blocks from this object and from C code are the same
+    // blocks (either side may free them, each under the lock), and stats() counts both.
+    // The view owns nothing: its destructor leaves the C heap, its blocks and its front
+    // cache as they are; the C heap's error handler stays the owner's until
+    // set_error_handler replaces it. check() verifies the control structure (tlsf_check)
+    // but not the pools, which only the owner knows, and contains() is false for them;
+    // add_pool gives the C heap one more pool, which its owner does not know either (a
+    // FreeRTOS firmware adds memory with vPortDefineHeapRegions instead). A null `handle`
+    // gives an empty heap, as heap() does. The handle and lock must outlive the view.
+    // constexpr and noexcept: nothing is called, so a static view exists before any code
+    // runs. O(1).
+    constexpr heap(adopt_t, tlsf_t handle, const lock_hooks &lock = lock_hooks{}) noexcept
+        : handle_(handle), lock_(lock), adopted_(handle != nullptr) {}
+
     heap(const heap &) = delete;
     heap &operator=(const heap &) = delete;
 
     // Ends the heap. Blocks still allocated become invalid; the memory returns to its
     // owner. Nothing is checked or freed: the heap owns nothing. (Under AddressSanitizer
     // the core poisons its pools; they are unpoisoned here, or the owner's next use of
-    // the memory - a later stack frame, say - would be reported.)
+    // the memory - a later stack frame, say - would be reported.) An adopted C heap is
+    // left untouched: it lives on with its owner.
     ~heap() {
 #if TLSF_DETAIL_ASAN
         for (const pool_link *link = pools_; link != nullptr; link = link->next)
             __asan_unpoison_memory_region(pool_of(link), link->bytes);
 #endif
-        tlsf_destroy(handle_);
+        if (!adopted_) tlsf_destroy(handle_);
     }
 
     // Whether the heap has memory (a control structure). False for an empty heap.
     explicit operator bool() const noexcept {
         return handle_ != nullptr;
+    }
+
+    // Whether this object is a view of a C heap it adopted (heap(tlsf::adopt, ...)).
+    bool adopted() const noexcept {
+        return adopted_;
     }
 
     // Give the `bytes` bytes at `memory` to the heap as one more pool; on an empty heap
@@ -218,7 +256,7 @@ class heap {
     }
 
     // The C heap, for the functions of tlsf.h this class does not wrap; nullptr while
-    // empty. Calls through it bypass the lock.
+    // empty. Calls through it bypass the lock (take get_lock(), e.g. with tlsf_locked_*).
     tlsf_t native_handle() const noexcept {
         return handle_;
     }
@@ -284,8 +322,9 @@ class heap {
     }
 
     // The default error handler: reports a double free, a bad pointer or a corrupt block
-    // (on stderr where there is one) and aborts, since the program's memory can no longer
-    // be trusted. A pool the core refuses is not misuse here - add_pool returns false.
+    // (on stderr where there is one) and stops the program (std::abort, a trap on bare
+    // metal), since the program's memory can no longer be trusted. A pool the core refuses is not
+    // misuse here - add_pool returns false.
     static void abort_on_misuse(tlsf_t, tlsf_error_t reason, const void *pointer, void *) {
         if (reason == TLSF_ERROR_BAD_POOL) return;
 #if TLSF_CPP_HOSTED
@@ -294,10 +333,12 @@ class heap {
 #else
         (void)pointer;
 #endif
-        std::abort();
+        detail::stop_program(); // std::abort(), or a trap on bare metal (<tlsf/failure.hpp>)
     }
 
   private:
+    friend struct detail::heap_layout;
+
     // Each pool added through add_pool starts with this link (one alignment unit), so
     // that check() and contains() can find every pool.
     struct pool_link {
@@ -400,6 +441,7 @@ class heap {
     tlsf_error_handler_t on_error_ = &heap::abort_on_misuse;
     void *on_error_user_ = nullptr;
     std::size_t slab_bytes_ = 0; // set_slabs
+    bool adopted_ = false;       // a view of a C heap someone else owns
 };
 
 namespace detail {

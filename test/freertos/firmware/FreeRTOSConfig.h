@@ -49,6 +49,7 @@
  * to define its regions itself (heap_5 style, TEST_HEAP_REGIONS=1). */
 #if !defined(TEST_HEAP_REGIONS) || (TEST_HEAP_REGIONS == 0)
 #define configTOTAL_HEAP_SIZE (128 * 1024)
+#define configAPPLICATION_ALLOCATED_HEAP 1 /* test_main.cpp's ucHeap: the test knows where */
 #endif
 /* The port's own option (ports/freertos/README.md); the CMake file builds both values. */
 #ifndef configTLSF_HEAP_LOCK_MASKS_INTERRUPTS

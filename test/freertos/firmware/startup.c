@@ -6,6 +6,11 @@
  * FPU context, and the compiler may use FPU registers anywhere), runs the C++ static
  * constructors and calls main. The kernel's handlers are installed directly (SVCall,
  * PendSV, SysTick), as the ARM_CM4F port expects; any other exception is a failure.
+ *
+ * The image links with -nostartfiles and no system-call library, so this file also
+ * defines what the C and C++ runtime would otherwise find in crti.o, crtbegin.o and
+ * libnosys (docs/firmware.md, "Symbols a firmware provides"): _init and _fini, and
+ * __dso_handle for libstdc++'s std::pmr objects. abort is test_main.cpp's.
  */
 #include <stdint.h>
 #include <string.h>
@@ -31,6 +36,10 @@ void _init(void) {
 }
 void _fini(void) {
 }
+
+/* What crtbegin.o defines: the handle under which static objects register their
+ * destructors. tlsf registers none; libstdc++'s memory_resource.o (std::pmr) does. */
+void *__dso_handle = &__dso_handle;
 
 void fault_handler(void) {
     semihosting_write("freertos-heap-test: FAIL (unexpected exception)\n");

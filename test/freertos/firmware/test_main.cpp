@@ -2,29 +2,53 @@
 //
 // test_main.cpp - the heap_tlsf FreeRTOS firmware test (qemu-system-arm -M mps2-an386).
 //
+// One heap for the whole firmware: the kernel's pvPortMalloc (heap_tlsf.c), newlib's malloc
+// family (newlib_malloc.c), the global operator new and delete, tlsf::allocator and a
+// tlsf::memory_resource for std::pmr (the C++ default heap adopts the port's heap and lock:
+// tlsf_freertos.cpp). Nothing else allocates: the image has no newlib allocator at all
+// (scripts/test-stages/freertos.sh checks its symbols), and it links with -nostartfiles
+// and no system-call library, with only the symbols docs/firmware.md lists.
+//
 // Worker tasks of one priority, time-sliced by the 1 kHz tick, churn the heap at once:
 // queues and semaphores created, used and deleted; software timers created, fired and
-// deleted (the timer task frees them); std::vector and std::map whose global new/delete
-// go to pvPortMalloc; raw pvPortMalloc/pvPortCalloc/vPortFree with content checks; tasks
-// that create and delete tasks (the idle task frees those). In the "regions-isr" build the
-// heap is three regions (heap_5 style), locked by masking interrupts, the tick interrupt
-// allocates and frees too, and the core's front cache is on. The "ucheap" build uses
-// configTOTAL_HEAP_SIZE (heap_4 style), suspends the scheduler, and grows the heap by two
-// regions at run time.
+// deleted (the timer task frees them); std::vector and std::map through the global new,
+// tlsf::map and tlsf::vector through tlsf::allocator, std::pmr containers on a
+// tlsf::memory_resource; malloc, calloc, realloc, memalign and strdup; raw
+// pvPortMalloc/pvPortCalloc/vPortFree with content checks; tasks that create and delete
+// tasks (the idle task frees those). In the "regions-isr" build the heap is three regions
+// (heap_5 style), locked by masking interrupts, the tick interrupt allocates and frees
+// too - pvPortMalloc, malloc and operator new - and the core's front cache is on. The
+// "ucheap" build uses configTOTAL_HEAP_SIZE (heap_4 style, the application's ucHeap),
+// suspends the scheduler, and grows the heap by two regions at run time.
 //
-// When every worker has finished and the idle task has freed their stacks, the supervisor
-// checks: the heap is consistent (tlsf_check, tlsf_check_pool), the free bytes are back
-// to the value before the workers started (nothing leaked), the port's counts agree with
-// the TLSF heap's own statistics and with vPortGetHeapStats' walk, the malloc-failed hook
-// ran exactly when an allocation failed. Then it prints one line,
+// Before the workers, the supervisor allocates once in each of the five ways and checks
+// that each block lies in the port's heap and that the port's statistics count each one,
+// span for span. When every worker has finished and the idle task has freed their
+// stacks, it checks: the heap is consistent (tlsf_check, tlsf_check_pool), the free bytes
+// are back to the value before the workers started (nothing leaked), the port's counts
+// agree with the TLSF heap's own statistics, with the C++ default heap's and with
+// vPortGetHeapStats' walk, the malloc-failed hook ran exactly when an allocation failed.
+// Then it prints one line,
 //   freertos-heap-test: PASS (...)   or   freertos-heap-test: FAIL (...)
 // and ends QEMU through semihosting (exit status 0 on PASS).
+// strdup is POSIX: newlib declares it in strict C++ only with this.
+#define _DEFAULT_SOURCE 1
+
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory_resource>
 #include <new>
 #include <vector>
+
+#include <malloc.h> // memalign (newlib)
+
+#include <tlsf/allocator.hpp>
+#include <tlsf/containers.hpp>
+#include <tlsf/default_heap.hpp>
+#include <tlsf/memory_resource.hpp>
 
 #include "FreeRTOS.h"
 #include "queue.h"
@@ -106,8 +130,10 @@ class rng {
 TaskHandle_t supervisor_handle;
 // Raised by vApplicationMallocFailedHook; the supervisor provokes exactly two failures.
 volatile std::size_t malloc_failures;
-// Allocations the tick interrupt made (regions-isr build).
+// Allocations the tick interrupt made (regions-isr build), and a switch that stops them
+// while the supervisor counts allocations exactly.
 volatile std::size_t tick_allocations;
+volatile bool tick_allocations_paused;
 // Evidence of preemption: the raw workers note who made the last step; a step that finds
 // another worker's mark follows a task switch in the middle of a worker's loop.
 volatile std::uintptr_t last_raw_worker;
@@ -182,32 +208,130 @@ void timer_worker(void *) {
     worker_done();
 }
 
-// std::vector and std::map through the global operator new (pvPortMalloc), checked
-// against sums computed on the side.
+// A vector and a map of vectors, filled at random and checked against sums computed on
+// the side; `make_vector` and `make_map` build them on the heap under test.
+template <class MakeVector, class MakeMap>
+void churn_containers(rng &random, std::uint32_t round, MakeVector make_vector, MakeMap make_map) {
+    auto numbers = make_vector();
+    std::uint32_t sum = 0;
+    const std::uint32_t count = 1u + random.below(300);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        numbers.push_back(random.next());
+        sum += numbers.back();
+    }
+    auto table = make_map();
+    for (std::uint32_t i = 0; i < 40; ++i) {
+        const std::uint32_t key = random.below(64);
+        table[key].assign(1u + random.below(48), static_cast<std::uint8_t>(key));
+        if (random.below(4) == 0) table.erase(random.below(64));
+    }
+    for (const auto &entry : table)
+        for (std::uint8_t byte : entry.second)
+            check(byte == static_cast<std::uint8_t>(entry.first), "map contents", round);
+    std::uint32_t again = 0;
+    for (std::uint32_t n : numbers)
+        again += n;
+    check(again == sum, "vector contents", round);
+}
+
+// std::vector and std::map through the global operator new.
 void container_worker(void *parameter) {
     rng random(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(parameter)));
+    for (std::uint32_t round = 0; round < 60; ++round)
+        churn_containers(
+            random, round, [] { return std::vector<std::uint32_t>{}; },
+            [] { return std::map<std::uint32_t, std::vector<std::uint8_t>>{}; });
+    worker_done();
+}
+
+// tlsf::vector and tlsf::map: tlsf::allocator on the default heap.
+void tlsf_container_worker(void *parameter) {
+    rng random(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(parameter)));
+    for (std::uint32_t round = 0; round < 60; ++round)
+        churn_containers(
+            random, round, [] { return tlsf::vector<std::uint32_t>{}; },
+            [] { return tlsf::map<std::uint32_t, tlsf::vector<std::uint8_t>>{}; });
+    worker_done();
+}
+
+// std::pmr containers on a tlsf::memory_resource over the default heap (the inner vectors
+// get it too: uses-allocator construction). Some blocks are over-aligned (memalign).
+void pmr_container_worker(void *parameter) {
+    rng random(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(parameter)));
+    tlsf::memory_resource resource;
     for (std::uint32_t round = 0; round < 60; ++round) {
-        std::vector<std::uint32_t> numbers;
-        std::uint32_t sum = 0;
-        const std::uint32_t count = 1u + random.below(300);
-        for (std::uint32_t i = 0; i < count; ++i) {
-            numbers.push_back(random.next());
-            sum += numbers.back();
-        }
-        std::map<std::uint32_t, std::vector<std::uint8_t>> table;
-        for (std::uint32_t i = 0; i < 40; ++i) {
-            const std::uint32_t key = random.below(64);
-            table[key].assign(1u + random.below(48), static_cast<std::uint8_t>(key));
-            if (random.below(4) == 0) table.erase(random.below(64));
-        }
-        for (const auto &entry : table)
-            for (std::uint8_t byte : entry.second)
-                check(byte == static_cast<std::uint8_t>(entry.first), "map contents", round);
-        std::uint32_t again = 0;
-        for (std::uint32_t n : numbers)
-            again += n;
-        check(again == sum, "vector contents", round);
+        churn_containers(
+            random, round, [&] { return std::pmr::vector<std::uint32_t>{&resource}; },
+            [&] {
+                return std::pmr::map<std::uint32_t, std::pmr::vector<std::uint8_t>>{&resource};
+            });
+        void *aligned = resource.allocate(96, 64);
+        check(reinterpret_cast<std::uintptr_t>(aligned) % 64u == 0u, "pmr alignment", round);
+        resource.deallocate(aligned, 96, 64);
     }
+    worker_done();
+}
+
+// The C library's allocator: malloc, calloc, realloc (growing and shrinking), memalign and
+// strdup on 16 slots, contents checked before each free.
+void c_library_worker(void *parameter) {
+    const auto seed = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(parameter));
+    rng random(seed);
+    struct slot {
+        std::uint8_t *block;
+        std::size_t size;
+        std::uint8_t pattern;
+    } slots[16] = {};
+    for (std::uint32_t step = 0; step < 2000; ++step) {
+        slot &s = slots[random.below(16)];
+        if (s.block != nullptr) {
+            for (std::size_t i = 0; i < s.size; ++i)
+                check(s.block[i] == s.pattern, "C block contents", step);
+            if (random.below(2) == 0) { // realloc: the contents move along
+                const std::size_t size = 1u + random.below(400);
+                auto *moved = static_cast<std::uint8_t *>(std::realloc(s.block, size));
+                check(moved != nullptr, "realloc", step);
+                const std::size_t kept = size < s.size ? size : s.size;
+                for (std::size_t i = 0; i < kept; ++i)
+                    check(moved[i] == s.pattern, "realloc kept the contents", step);
+                std::memset(moved, s.pattern, size);
+                s.block = moved;
+                s.size = size;
+                continue;
+            }
+            std::free(s.block);
+            s.block = nullptr;
+            continue;
+        }
+        s.size = 1u + random.below(300);
+        s.pattern = static_cast<std::uint8_t>(seed + step);
+        switch (random.below(4)) {
+        case 0:
+            s.block = static_cast<std::uint8_t *>(std::malloc(s.size));
+            break;
+        case 1:
+            s.block = static_cast<std::uint8_t *>(std::calloc(s.size, 1));
+            check(s.block != nullptr && s.block[s.size - 1] == 0u, "calloc zeroes", step);
+            break;
+        case 2:
+            s.block = static_cast<std::uint8_t *>(memalign(32, s.size));
+            check(reinterpret_cast<std::uintptr_t>(s.block) % 32u == 0u, "memalign", step);
+            break;
+        default: {
+            char text[] = "a string for strdup";
+            text[0] = static_cast<char>('a' + step % 26u);
+            char *copy = strdup(text); // newlib's strdup calls its _malloc_r: ours
+            check(copy != nullptr && std::strcmp(copy, text) == 0, "strdup", step);
+            s.block = reinterpret_cast<std::uint8_t *>(copy);
+            s.size = sizeof text; // what strdup allocated
+            break;
+        }
+        }
+        check(s.block != nullptr, "C allocation", step);
+        std::memset(s.block, s.pattern, s.size);
+    }
+    for (slot &s : slots)
+        std::free(s.block); // NULL for the empty ones: ignored
     worker_done();
 }
 
@@ -284,11 +408,88 @@ alignas(8) std::uint8_t region_b[40 * 1024];
 alignas(8) std::uint8_t region_c[48 * 1024];
 constexpr std::size_t expected_pools = 3;
 #else
-// heap_4 style: ucHeap, plus two regions added at run time (a TLSF extension).
+// heap_4 style: ucHeap (the application's: configAPPLICATION_ALLOCATED_HEAP, so that the
+// test knows where it is), plus two regions added at run time (a TLSF extension).
 alignas(8) std::uint8_t extra_a[16 * 1024];
 alignas(8) std::uint8_t extra_b[12 * 1024];
 constexpr std::size_t expected_pools = 3;
 #endif
+
+bool in(const void *pointer, const std::uint8_t *memory, std::size_t bytes) {
+    const auto *byte = static_cast<const std::uint8_t *>(pointer);
+    return byte >= memory && byte < memory + bytes;
+}
+
+} // namespace
+
+#if !TEST_HEAP_REGIONS
+extern "C" {
+alignas(8) std::uint8_t ucHeap[configTOTAL_HEAP_SIZE];
+}
+#endif
+
+namespace {
+
+// Whether `pointer` lies in the memory the port's heap was given.
+bool in_port_heap(const void *pointer) {
+#if TEST_HEAP_REGIONS
+    return in(pointer, region_a, sizeof region_a) || in(pointer, region_b, sizeof region_b) ||
+           in(pointer, region_c, sizeof region_c);
+#else
+    return in(pointer, ucHeap, sizeof ucHeap) || in(pointer, extra_a, sizeof extra_a) ||
+           in(pointer, extra_b, sizeof extra_b);
+#endif
+}
+
+// The span of a block: what it takes from the heap, header included (heap_4's unit).
+std::size_t span(void *block) {
+    return tlsf_block_size(block) + tlsf_alloc_overhead();
+}
+
+// One heap: a block in each of the five ways, each in the port's memory, each counted by
+// the port's statistics - one allocation and its span apiece - and the C++ default heap is
+// the port's heap with the same counts. Nothing else allocates meanwhile: the scheduler
+// is suspended and the tick interrupt's allocations are paused.
+void check_one_heap() {
+    tick_allocations_paused = true;
+    vTaskSuspendAll();
+    HeapStats_t before;
+    vPortGetHeapStats(&before);
+    const std::size_t free_before = xPortGetFreeHeapSize();
+    tlsf::allocator<std::uint64_t> allocator;
+    tlsf::memory_resource resource;
+    void *const blocks[] = {pvPortMalloc(40), std::malloc(40), ::operator new(40),
+                            allocator.allocate(5), resource.allocate(40, 8)};
+    std::size_t spans = 0;
+    for (void *block : blocks) {
+        check(block != nullptr && in_port_heap(block), "a block outside the port's heap");
+        spans += span(block);
+    }
+    HeapStats_t during;
+    vPortGetHeapStats(&during);
+    check(during.xNumberOfSuccessfulAllocations == before.xNumberOfSuccessfulAllocations + 5u,
+          "five ways, five allocations counted",
+          during.xNumberOfSuccessfulAllocations - before.xNumberOfSuccessfulAllocations);
+    check(xPortGetFreeHeapSize() == free_before - spans, "the free bytes lost the five spans",
+          free_before - xPortGetFreeHeapSize());
+    check(during.xAvailableHeapSpaceInBytes == xPortGetFreeHeapSize(), "walk and count differ");
+    check(tlsf::default_heap().native_handle() == pxPortGetTlsfHeap(),
+          "the C++ default heap is not the port's");
+    check(tlsf::default_heap().stats().free_bytes == xPortGetFreeHeapSize(),
+          "the C++ default heap counts differently", tlsf::default_heap().stats().free_bytes);
+    vPortFree(blocks[0]);
+    std::free(blocks[1]);
+    ::operator delete(blocks[2]);
+    allocator.deallocate(static_cast<std::uint64_t *>(blocks[3]), 5);
+    resource.deallocate(blocks[4], 40, 8);
+    HeapStats_t after;
+    vPortGetHeapStats(&after);
+    check(after.xNumberOfSuccessfulFrees == before.xNumberOfSuccessfulFrees + 5u,
+          "five frees counted", after.xNumberOfSuccessfulFrees - before.xNumberOfSuccessfulFrees);
+    check(xPortGetFreeHeapSize() == free_before, "the five blocks came back");
+    (void)xTaskResumeAll();
+    tick_allocations_paused = false;
+}
 
 // ---- The supervisor ----------------------------------------------------------------------
 
@@ -299,9 +500,11 @@ struct worker {
 };
 
 constexpr worker workers[] = {
-    {queue_worker, "queue", 1},     {timer_worker, "timer", 2}, {container_worker, "cont1", 3},
-    {container_worker, "cont2", 4}, {raw_worker, "raw1", 5},    {raw_worker, "raw2", 6},
-    {task_worker, "tasks", 7},
+    {queue_worker, "queue", 1},       {timer_worker, "timer", 2},
+    {container_worker, "std", 3},     {tlsf_container_worker, "tlsf", 4},
+    {pmr_container_worker, "pmr", 5}, {c_library_worker, "libc", 6},
+    {raw_worker, "raw1", 7},          {raw_worker, "raw2", 8},
+    {task_worker, "tasks", 9},
 };
 constexpr std::size_t worker_count = sizeof workers / sizeof workers[0];
 
@@ -317,6 +520,8 @@ void supervisor(void *) {
         {extra_a, sizeof extra_a}, {extra_b, sizeof extra_b}, {nullptr, 0}};
     vPortDefineHeapRegions(more);
 #endif
+    check_one_heap();
+
     // The failure path: the hook runs for each NULL, the heap is unchanged.
     const std::size_t free_before_failures = xPortGetFreeHeapSize();
     check(pvPortMalloc(xPortGetLargestAllocatableSize() + 1u) == nullptr, "oversized pvPortMalloc");
@@ -374,11 +579,13 @@ void supervisor(void *) {
               stats.xSizeOfSmallestFreeBlockInBytes <= stats.xSizeOfLargestFreeBlockInBytes,
           "free block census");
     check(malloc_failures == 0u, "unexpected allocation failures", malloc_failures);
-#if TLSF_STATS
     const tlsf_stats_t core = tlsf_statistics();
     check(core.free_bytes == free_at_end, "TLSF's free bytes differ from the port's",
           core.free_bytes);
-#endif
+    check(tlsf::default_heap().stats().free_bytes == free_at_end,
+          "the C++ default heap's free bytes differ from the port's",
+          tlsf::default_heap().stats().free_bytes);
+    check(tlsf::default_heap().check(), "the C++ default heap's check failed");
     check(tlsf_statistics().pool_count == expected_pools, "pool count",
           tlsf_statistics().pool_count);
     // Two raw workers time-sliced: each switch between them shows up at least once.
@@ -406,38 +613,16 @@ void supervisor(void *) {
 
 } // namespace
 
-// ---- Global new and delete: the FreeRTOS heap ---------------------------------------------------
-
-void *operator new(std::size_t bytes) {
-    void *block = pvPortMalloc(bytes != 0u ? bytes : 1u);
-    if (block == nullptr) fail("operator new: out of memory", bytes);
-    return block;
-}
-void *operator new[](std::size_t bytes) {
-    return operator new(bytes);
-}
-void *operator new(std::size_t bytes, const std::nothrow_t &) noexcept {
-    return pvPortMalloc(bytes != 0u ? bytes : 1u);
-}
-void *operator new[](std::size_t bytes, const std::nothrow_t &) noexcept {
-    return pvPortMalloc(bytes != 0u ? bytes : 1u);
-}
-void operator delete(void *block) noexcept {
-    vPortFree(block);
-}
-void operator delete[](void *block) noexcept {
-    vPortFree(block);
-}
-void operator delete(void *block, std::size_t) noexcept {
-    vPortFree(block);
-}
-void operator delete[](void *block, std::size_t) noexcept {
-    vPortFree(block);
-}
-
 // ---- Kernel hooks -------------------------------------------------------------------------
 
 extern "C" {
+
+// libstdc++'s error paths (std::__throw_length_error, compiled without exceptions in
+// newlib-nano's libstdc++) end here. newlib's abort would raise SIGABRT, which pulls in
+// newlib's signal table - allocated with newlib's own malloc - and _kill, _getpid, _exit.
+[[noreturn]] void abort(void) noexcept {
+    fail("abort called");
+}
 
 void test_assert_failed(const char *file, int line_number) {
     taskDISABLE_INTERRUPTS();
@@ -461,14 +646,37 @@ void vApplicationStackOverflowHook(TaskHandle_t, char *name) {
 }
 
 #if configUSE_TICK_HOOK
-// In an interrupt: allowed only with the interrupt-masking lock. Allocates and frees one
-// block each tick, so that interrupts land between the tasks' heap calls.
+// In an interrupt: allowed only with the interrupt-masking lock. Allocates and frees a
+// block each tick - by turns with pvPortMalloc, malloc and operator new - so that
+// interrupts land between the tasks' heap calls of every kind.
 void vApplicationTickHook(void) {
     static std::uint32_t size = 8;
-    void *block = pvPortMalloc(size);
-    if (block == nullptr) fail("pvPortMalloc in the tick interrupt", size);
+    if (tick_allocations_paused) return;
+    void *block = nullptr;
+    switch (tick_allocations % 3u) {
+    case 0:
+        block = pvPortMalloc(size);
+        break;
+    case 1:
+        block = std::malloc(size);
+        break;
+    default:
+        block = ::operator new(size, std::nothrow);
+        break;
+    }
+    if (block == nullptr) fail("an allocation in the tick interrupt", size);
     std::memset(block, 0x5A, size);
-    vPortFree(block);
+    switch (tick_allocations % 3u) {
+    case 0:
+        vPortFree(block);
+        break;
+    case 1:
+        std::free(block);
+        break;
+    default:
+        ::operator delete(block);
+        break;
+    }
     size = size * 7u % 509u + 1u;
     tick_allocations = tick_allocations + 1u;
 }

@@ -52,8 +52,8 @@ class Port : public ::testing::Test {
 };
 
 TEST_F(Port, FirstAllocationBuildsTheHeapInUcHeap) {
-    EXPECT_EQ(pxPortGetTlsfHeap(), nullptr);
-    EXPECT_EQ(xPortGetFreeHeapSize(), 0u);
+    EXPECT_EQ(xPortGetFreeHeapSize(), 0u); // no heap yet
+    EXPECT_EQ(xPortGetLargestAllocatableSize(), 0u);
     void *block = pvPortMalloc(100);
     ASSERT_NE(block, nullptr);
     ASSERT_NE(pxPortGetTlsfHeap(), nullptr);
@@ -66,6 +66,57 @@ TEST_F(Port, FirstAllocationBuildsTheHeapInUcHeap) {
     EXPECT_EQ(xPortGetFreeHeapSize(), CoreStats().pool_bytes);
     EXPECT_TRUE(Balanced());
     EXPECT_EQ(fake_kernel.assert_failures, 0u);
+}
+
+TEST_F(Port, AskingForTheTlsfHeapBuildsItInUcHeapLikeAnAllocation) {
+    tlsf_t heap = pxPortGetTlsfHeap();
+    ASSERT_NE(heap, nullptr);
+    EXPECT_EQ(fake_kernel.locks, 1u); // built under the lock
+    EXPECT_TRUE(Balanced());
+    EXPECT_EQ(pxPortGetTlsfHeap(), heap);
+    EXPECT_EQ(fake_kernel.locks, 1u); // there: no lock needed
+    EXPECT_EQ(CoreStats().pool_count, 1u);
+    EXPECT_EQ(xPortGetFreeHeapSize(), CoreStats().pool_bytes);
+    void *block = pvPortMalloc(100); // the same heap
+    ASSERT_NE(block, nullptr);
+    EXPECT_EQ(CoreStats().pool_count, 1u);
+    vPortFree(block);
+    EXPECT_EQ(fake_kernel.assert_failures, 0u);
+}
+
+// With the core's statistics, the port's counts are the heap's: blocks allocated on the
+// TLSF heap directly (the C++ layer, newlib's malloc) count like pvPortMalloc's, and a
+// block from either side may be freed by the other.
+TEST_F(Port, DirectAllocationsCountWithTheCoresStatistics) {
+    if (!TLSF_STATS) GTEST_SKIP() << "TLSF_STATS == 0: the port counts its own calls only";
+    tlsf_t heap = pxPortGetTlsfHeap();
+    const tlsf_lock_t *lock = pxPortGetHeapLock();
+    const std::size_t free_at_start = xPortGetFreeHeapSize();
+    const HeapStats_t start = Stats();
+    void *direct = tlsf_locked_malloc(lock, heap, 300);
+    void *ported = pvPortMalloc(200);
+    ASSERT_NE(direct, nullptr);
+    ASSERT_NE(ported, nullptr);
+    EXPECT_EQ(xPortGetFreeHeapSize(), free_at_start - Span(direct) - Span(ported));
+    EXPECT_EQ(Stats().xAvailableHeapSpaceInBytes, xPortGetFreeHeapSize());
+    EXPECT_EQ(Stats().xNumberOfSuccessfulAllocations, start.xNumberOfSuccessfulAllocations + 2u);
+    EXPECT_EQ(xPortGetMinimumEverFreeHeapSize(), xPortGetFreeHeapSize());
+    vPortFree(direct);                    // a direct block back through the port
+    tlsf_locked_free(lock, heap, ported); // and the other way round
+    EXPECT_EQ(xPortGetFreeHeapSize(), free_at_start);
+    EXPECT_EQ(Stats().xNumberOfSuccessfulFrees, start.xNumberOfSuccessfulFrees + 2u);
+    EXPECT_LT(xPortGetMinimumEverFreeHeapSize(), free_at_start);
+    xPortResetHeapMinimumEverFreeHeapSize();
+    EXPECT_EQ(xPortGetMinimumEverFreeHeapSize(), free_at_start);
+    // An over-aligned block (its alignment gap stays a free block): counted, walked alike.
+    void *aligned = tlsf_locked_memalign(lock, heap, 64, 300);
+    ASSERT_NE(aligned, nullptr);
+    EXPECT_LT(xPortGetFreeHeapSize(), free_at_start - 300u);
+    EXPECT_EQ(Stats().xAvailableHeapSpaceInBytes, xPortGetFreeHeapSize());
+    vPortFree(aligned);
+    EXPECT_EQ(xPortGetFreeHeapSize(), free_at_start);
+    EXPECT_EQ(fake_kernel.assert_failures, 0u);
+    EXPECT_TRUE(Balanced());
 }
 
 TEST_F(Port, EachCallLocksOnceAndTracesUnderTheLock) {
@@ -155,7 +206,7 @@ TEST_F(Port, FreeBeforeTheHeapExistsFailsTheAssertion) {
     int not_from_the_heap = 0;
     vPortFree(&not_from_the_heap);
     EXPECT_EQ(fake_kernel.assert_failures, 1u);
-    EXPECT_EQ(pxPortGetTlsfHeap(), nullptr);
+    EXPECT_EQ(xPortGetFreeHeapSize(), 0u); // and built no heap
 }
 
 TEST_F(Port, HeapStatsAreExactAndAgreeWithTheCore) {
@@ -309,7 +360,6 @@ TEST_F(Port, ResetForgetsEverything) {
     void *block = pvPortMalloc(16);
     ASSERT_NE(block, nullptr);
     vPortHeapResetState();
-    EXPECT_EQ(pxPortGetTlsfHeap(), nullptr);
     EXPECT_EQ(xPortGetFreeHeapSize(), 0u);
     EXPECT_EQ(xPortGetMinimumEverFreeHeapSize(), 0u);
     EXPECT_EQ(xPortCheckHeap(), 0u);

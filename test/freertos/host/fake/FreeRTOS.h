@@ -22,7 +22,11 @@ typedef unsigned long UBaseType_t;
 #define configSUPPORT_DYNAMIC_ALLOCATION 1
 #define configAPPLICATION_ALLOCATED_HEAP 0
 #define configUSE_MALLOC_FAILED_HOOK 1
+/* heap_4 style, unless a test builds the port without any memory (heap_5 style, before
+ * vPortDefineHeapRegions: no_heap_test.cpp). */
+#ifndef FAKE_NO_UCHEAP
 #define configTOTAL_HEAP_SIZE (64 * 1024)
+#endif
 #define configTLSF_MAX_HEAP_REGIONS 4
 #define configHEAP_CLEAR_MEMORY_ON_FREE 1
 #define portBYTE_ALIGNMENT 8
