@@ -66,7 +66,8 @@ typedef enum tlsf_error {
     TLSF_ERROR_BAD_POINTER,   /* misaligned, or not the start of a block of this heap */
     TLSF_ERROR_CORRUPT_BLOCK, /* a block header does not hold what the heap wrote */
     TLSF_ERROR_BAD_POOL,      /* pool memory misaligned, too small or too large */
-    TLSF_ERROR_POOL_IN_USE    /* tlsf_remove_pool on a pool that holds allocations */
+    TLSF_ERROR_POOL_IN_USE,   /* tlsf_remove_pool on a pool that holds allocations */
+    TLSF_ERROR_CORRUPT_LIST   /* a link of the heap's lists, cache or slabs was overwritten */
 } tlsf_error_t;
 
 /*

@@ -94,11 +94,24 @@ static TLSF_ALWAYS_INLINE TLSF_NO_ASAN void free_merge(tlsf_t heap, void *ptr, s
 }
 
 #if TLSF_CACHE
+#if TLSF_CHECKS >= 2
+/* The drain's merge with sealed headers: the cached block's neighbours are checked first,
+ * as free checks them (block_check_prev, block_check_next); a damaged neighbour is
+ * reported and the block stays out of use. */
+static TLSF_NOINLINE TLSF_NO_ASAN void release_checked(tlsf_t heap, void *ptr, size_t word) {
+    if (block_check_prev(heap, ptr, word) && block_check_next(heap, ptr, word))
+        release_block(heap, ptr, word);
+}
+#define DRAIN_RELEASE release_checked
+#else
+#define DRAIN_RELEASE release_block
+#endif
+
 /* The cache's drain (cache_drain_with), with this file's instance of the merge; out of
  * line, a call on the paths that drain (the compiler would otherwise copy the loop into
  * each of them). */
 TLSF_NOINLINE TLSF_NO_ASAN int tlsfi_cache_drain(tlsf_t heap) {
-    return cache_drain_with(heap, release_block);
+    return cache_drain_with(heap, DRAIN_RELEASE);
 }
 #endif
 
@@ -177,10 +190,21 @@ static TLSF_ALWAYS_INLINE TLSF_NO_ASAN void *hand_out(tlsf_t heap, block_t *bloc
     return block_hand_out(block);
 }
 
+/* Is the first block of the non-empty class of slot `slot` sound (free_block_sound)? If
+ * not, the handler hears of a corrupt list, and the request fails. */
+static inline TLSF_NO_ASAN int first_block_sound(tlsf_t heap, unsigned slot) {
+    block_t *first = *slot_next_free(slot_head(heap, slot));
+    if (free_block_sound(heap, first)) return 1;
+    tlsfi_report(heap, TLSF_ERROR_CORRUPT_LIST, block_to_ptr(first));
+    return 0;
+}
+
 /* The block for a request of span `span` from the non-empty class of slot `slot`. */
 static TLSF_ALWAYS_INLINE TLSF_NO_ASAN void *take_from_class(tlsf_t heap, size_t span,
                                                              unsigned slot) {
-    block_t *block = core_take(heap, slot, &span);
+    block_t *block;
+    if (!first_block_sound(heap, slot)) return alloc_failed(heap);
+    block = core_take(heap, slot, &span);
     return hand_out(heap, block, span);
 }
 
@@ -193,7 +217,10 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, size_t b
     size_t span = class_round_up(request_last(bytes), &slot);
     /* (With TLSF_SPEED_OVER_SIZE malloc_exact_class notes the exact classes' misses. A
      * request above MAX_REQUEST may be noted too: at worst a stale cache drains early.) */
-    if (!TLSF_SPEED_OVER_SIZE && span < CACHE_SPAN_LIMIT) note_miss(heap, span);
+    if (!TLSF_SPEED_OVER_SIZE && span < CACHE_SPAN_LIMIT) {
+        cache_after_miss(heap, span);
+        note_miss(heap, span);
+    }
     if (bytes > MAX_REQUEST || !find_class_or_drain(heap, &slot)) return alloc_failed(heap);
     return take_from_class(heap, span, slot);
 }
@@ -206,6 +233,7 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, size_t b
  * first.) */
 static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_exact_class(tlsf_t heap, size_t span) {
     unsigned slot = exact_class_slot(span);
+    cache_after_miss(heap, span);
     note_miss(heap, span);
     if (!find_class_or_drain(heap, &slot)) return alloc_failed(heap);
     return take_from_class(heap, span, slot);
@@ -216,7 +244,9 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_exact_class(tlsf_t heap, size_t 
 /* A request of an exact class that missed the cache, on a heap with slabs (slab_serves): an
  * object of a slab, or a block from the lists if no slab can be had. */
 static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_slab(tlsf_t heap, size_t bytes, size_t span) {
-    void *ptr = slab_malloc(heap, span);
+    void *ptr;
+    cache_after_miss(heap, span);
+    ptr = slab_malloc(heap, span);
     if (ptr != NULL) return ptr;
 #if TLSF_SPEED_OVER_SIZE
     (void)bytes;
@@ -269,6 +299,7 @@ TLSF_NO_ASAN void *tlsf_memalign_offset(tlsf_t heap, size_t align, size_t bytes,
     if ((offset & (TLSF_ALIGN - 1)) || !aligned_request(align, bytes, &want, &slot) ||
         !find_class_or_drain(heap, &slot))
         return alloc_failed(heap);
+    if (!first_block_sound(heap, slot)) return alloc_failed(heap);
     block = core_take_aligned(heap, slot, want, align, offset, &span);
     return hand_out(heap, block, span);
 }
@@ -291,7 +322,9 @@ static inline TLSF_NO_ASAN void block_given_back(tlsf_t heap, void *ptr, size_t 
 
 /* free's list path: the checks the cache's mask let wait, the statistics, the merge. */
 static TLSF_FREE_LIST_PATH TLSF_NO_ASAN void free_to_lists(tlsf_t heap, void *ptr, size_t word) {
-    if (!free_check_word(heap, ptr, word) || !block_check_prev(heap, ptr, word)) return;
+    if (!free_check_word(heap, ptr, word) || !block_check_prev(heap, ptr, word) ||
+        !block_check_next(heap, ptr, word))
+        return;
     block_given_back(heap, ptr, word, word_span(word));
     free_merge(heap, ptr, word);
     note_refusal(heap, word_span(word)); /* last: nothing else is live then */
@@ -385,6 +418,7 @@ TLSF_NO_ASAN void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
     if (bytes > MAX_REQUEST - extra) return alloc_failed(heap);
     if (extra) record = *slot_alignment_log2(block, have);
     want = class_round_up(request_last(bytes + extra), &slot);
+    if (!block_check_next(heap, ptr, word)) return NULL;
     if (want > have && !core_grow(heap, block, have, want))
         return realloc_move(heap, ptr, bytes, word);
     kept = core_trim(heap, block, want);

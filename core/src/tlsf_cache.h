@@ -54,6 +54,7 @@
 #ifndef TLSF_CACHE_H
 #define TLSF_CACHE_H
 
+#include "tlsf_checks.h"
 #include "tlsf_classes.h"
 #include "tlsf_slab.h"
 
@@ -108,24 +109,46 @@ static inline TLSF_NO_ASAN void *cache_take(tlsf_t heap, size_t bytes, size_t *s
     if (CACHE_TINY_REQUESTS && index < MIN_SPAN / TLSF_ALIGN) index = MIN_SPAN / TLSF_ALIGN;
     top = &heap->cache.top[index];
     ptr = *top;
-    if (ptr == NULL) {
-        /* Without CACHE_TINY_REQUESTS a tiny request's index is below the smallest block's:
-         * raised here, on the way to the lists only. */
-        if (index < MIN_SPAN / TLSF_ALIGN) index = MIN_SPAN / TLSF_ALIGN;
-        *span = index << TLSF_ALIGN_LOG2;
-        return NULL;
+    if (ptr != NULL) {
+        /* The block below becomes the top if its link is sound. A damaged link is left for
+         * the miss path to report (cache_after_miss), out of this one. */
+        int sound = 1;
+        void *below = link_decode(heap, slot_cache_link(ptr), &sound);
+        if (sound) {
+            *top = below;
+            *span = index << TLSF_ALIGN_LOG2;
+            heap->cache.room += 2 * *span; /* the block's charge */
+            block = block_from_ptr(ptr);
+            if (TLSF_CACHE_MARKS) block_set_exempt_flags(block, *slot_size(block) & ~BLOCK_CACHED);
+            return ptr;
+        }
     }
-    *top = *slot_cache_link(ptr);
+    /* Without CACHE_TINY_REQUESTS a tiny request's index is below the smallest block's:
+     * raised here, on the way to the lists only. */
+    if (index < MIN_SPAN / TLSF_ALIGN) index = MIN_SPAN / TLSF_ALIGN;
     *span = index << TLSF_ALIGN_LOG2;
-    heap->cache.room += 2 * *span; /* the block's charge */
-    block = block_from_ptr(ptr);
-    if (TLSF_CACHE_MARKS) block_set_exempt_flags(block, *slot_size(block) & ~BLOCK_CACHED);
-    return ptr;
+    return NULL;
 #else
     (void)heap;
     (void)bytes;
     *span = 0;
     return NULL;
+#endif
+}
+
+/* On malloc's way to the lists after cache_take found no block of span `span` (an exact
+ * class): if the stack is not empty, the top's link was damaged (TLSF_CHECKS 2). That is
+ * reported, and the stack ends (its blocks stay out of use; tlsf_check counts them). */
+static inline TLSF_NO_ASAN void cache_after_miss(tlsf_t heap, size_t span) {
+#if TLSF_CACHE && TLSF_CHECKS >= 2
+    void **top = &heap->cache.top[span >> TLSF_ALIGN_LOG2];
+    if (*top != NULL) {
+        tlsfi_report(heap, TLSF_ERROR_CORRUPT_LIST, *top);
+        *top = NULL;
+    }
+#else
+    (void)heap;
+    (void)span;
 #endif
 }
 
@@ -182,7 +205,7 @@ static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, s
 #if TLSF_CACHE
     void **top = &heap->cache.top[span >> TLSF_ALIGN_LOG2];
     heap->cache.room = left;
-    *slot_cache_link(ptr) = *top;
+    *slot_cache_link(ptr) = link_encode(heap, slot_cache_link(ptr), *top);
     *top = ptr;
     if (TLSF_CACHE_MARKS) block_set_exempt_flags(block_from_ptr(ptr), word | BLOCK_CACHED);
 #else
@@ -263,6 +286,22 @@ static inline TLSF_NO_ASAN int cache_holds_blocks(tlsf_t heap) {
 }
 
 #if TLSF_CACHE
+/* Does the cached block `block` on stack `index` still have the header the cache left
+ * (TLSF_CHECKS 2: sealed, marked, of the stack's span)? An overflow from the block before
+ * may have changed it since the push; the drain trusts its span only after this. */
+static inline TLSF_NO_ASAN int cached_header_sound(tlsf_t heap, block_t *block, unsigned index) {
+#if TLSF_CHECKS >= 2
+    size_t word = *slot_size(block);
+    return block_header_intact(heap, block) && (word & BLOCK_CACHED) &&
+           word_span_any(word) == ((size_t)index << TLSF_ALIGN_LOG2);
+#else
+    (void)heap;
+    (void)block;
+    (void)index;
+    return 1;
+#endif
+}
+
 /*
  * The drain: give every cached block back, a block to the lists with `release` (the
  * merging of an ordinary free, which the caller places: the front end passes its own
@@ -285,8 +324,20 @@ cache_drain_with(tlsf_t heap, void (*release)(tlsf_t, void *, size_t)) {
         heap->cache.top[index] = NULL;
         while (ptr != NULL) {
             block_t *block = block_from_ptr(ptr);
-            void *below = *slot_cache_link(ptr); /* read before the release links the block */
+            int sound = 1;
+            /* Read before the release links the block. */
+            void *below = link_decode(heap, slot_cache_link(ptr), &sound);
             size_t word = *slot_size(block) & ~BLOCK_CACHED; /* in use again */
+            if (!cached_header_sound(heap, block, index)) {
+                /* Its span cannot be trusted: the block stays out of use, the rest of the
+                 * stack with it (tlsf_check counts them). */
+                tlsfi_report(heap, TLSF_ERROR_CORRUPT_BLOCK, ptr);
+                break;
+            }
+            if (!sound) {
+                tlsfi_report(heap, TLSF_ERROR_CORRUPT_LIST, ptr);
+                below = NULL;
+            }
 #if TLSF_SLABS
             if (slab_object(word)) {
                 slab_put(heap, ptr, word); /* to its slab's free list (tlsf_slab.h) */

@@ -111,12 +111,102 @@ static inline TLSF_NO_ASAN int heap_holds(tlsf_t heap, const void *address) {
 }
 #endif
 
+/*
+ * Links that a user could overwrite: the first word of a cached block or of a freed slab
+ * object (a write after free reaches it first). With TLSF_CHECKS 2 they are stored mangled:
+ * xor-ed with their own address and with the heap's key, whose low bits are never all zero
+ * (tlsf_pool.c). Every pop checks that the link it follows decodes to an aligned address
+ * (the end of a stack, NULL, is stored mangled like any link) before it keeps it, and a
+ * damaged link is reported (TLSF_ERROR_CORRUPT_LIST) instead of followed: a zeroed link, or
+ * one overwritten with any aligned pointer, always decodes to a misaligned one; a link
+ * copied from another block decodes to another address than it held. (Only a value that
+ * matches the key's unknown low bits passes: 1 in 16 for a blind guess, the check of
+ * glibc's own lists since 2.32.) Below level 2 links are stored as they are.
+ */
+static inline TLSF_NO_ASAN void *link_encode(tlsf_t heap, void **slot, void *next) {
+#if TLSF_CHECKS >= 2
+    return (void *)((uintptr_t)next ^ (uintptr_t)slot ^ heap->seal_key);
+#else
+    (void)heap;
+    (void)slot;
+    return next;
+#endif
+}
+
+/* The link stored at `slot` (link_encode's), or NULL if it is the end; *sound is 0 when it
+ * is neither the end nor a block start inside the pools. */
+static inline TLSF_NO_ASAN void *link_decode(tlsf_t heap, void **slot, int *sound) {
+    void *stored = *slot;
+#if TLSF_CHECKS >= 2
+    uintptr_t next = (uintptr_t)stored ^ (uintptr_t)slot ^ heap->seal_key;
+    *sound = (next & (TLSF_ALIGN - 1)) == 0;
+    return (void *)next;
+#else
+    (void)heap;
+    (void)sound;
+    return stored;
+#endif
+}
+
+#if TLSF_CHECKS >= 2
+/* Could `node`, read from a link of a free block, be a node of this heap's free lists: a
+ * list head (inside the control structure) or a block inside the pools? Tested before the
+ * node is read. */
+static inline TLSF_NO_ASAN int list_node_plausible(tlsf_t heap, block_t *node) {
+    return heap_holds(heap, node) || (uintptr_t)node - (uintptr_t)heap < sizeof(struct tlsf_heap);
+}
+#endif
+
+/* Are the list links of the free block `block` intact (TLSF_CHECKS 2): both neighbours
+ * plausible nodes that point back at it? A block is unlinked only after this. */
+static inline TLSF_NO_ASAN int free_links_sound(tlsf_t heap, block_t *block) {
+#if TLSF_CHECKS >= 2
+    block_t *next = *slot_next_free(block), *prev = *slot_prev_free(block);
+    return list_node_plausible(heap, next) && list_node_plausible(heap, prev) &&
+           *slot_prev_free(next) == block && *slot_next_free(prev) == block;
+#else
+    (void)heap;
+    (void)block;
+    return 1;
+#endif
+}
+
+/* A free block about to be taken from its list or merged (TLSF_CHECKS 2): its header sealed
+ * and free, its links intact. Always true below level 2. */
+static inline TLSF_NO_ASAN int free_block_sound(tlsf_t heap, block_t *block) {
+#if TLSF_CHECKS >= 2
+    return (*slot_size(block) & BLOCK_FREE) && block_header_intact(heap, block) &&
+           free_links_sound(heap, block);
+#else
+    (void)heap;
+    (void)block;
+    return 1;
+#endif
+}
+
+/* Before the block at `ptr` (size word `word`, header checked) is merged with its free
+ * neighbours: the block after it, if free, is a sound free block (TLSF_CHECKS 2). 1 if so,
+ * or the handler hears of a corrupt list and 0 is returned. */
+static inline TLSF_NO_ASAN int block_check_next(tlsf_t heap, const void *ptr, size_t word) {
+#if TLSF_CHECKS >= 2
+    block_t *next = block_at(block_from_ptr(ptr), word_span(word));
+    if (!(*slot_size(next) & BLOCK_FREE) || free_links_sound(heap, next)) return 1;
+    tlsfi_report(heap, TLSF_ERROR_CORRUPT_LIST, ptr);
+    return 0;
+#else
+    (void)heap;
+    (void)ptr;
+    (void)word;
+    return 1;
+#endif
+}
+
 /* Before free merges the block at `ptr` (size word `word`, whose seal block_misuse checked,
  * BLOCK_PREV_FREE included) with the free block before it (TLSF_CHECKS >= 2): the back-link
  * lies in that free block, where a use after free could have written it, so it must point
  * into the heap's pools, at a block start below this one, whose header is sealed, free, and
- * whose span leads here. 1 if so, or the handler hears of a corrupt block and 0 is
- * returned. */
+ * whose span leads here (else a corrupt block), with intact list links (else a corrupt
+ * list). 1 if so, or the handler hears why and 0 is returned. */
 static inline TLSF_NO_ASAN int block_check_prev(tlsf_t heap, const void *ptr, size_t word) {
 #if TLSF_CHECKS >= 2
     block_t *block = block_from_ptr(ptr);
@@ -128,8 +218,11 @@ static inline TLSF_NO_ASAN int block_check_prev(tlsf_t heap, const void *ptr, si
         (((uintptr_t)block - (uintptr_t)prev) & (TLSF_ALIGN - 1)) == 0) {
         prev_word = *slot_size(prev);
         if ((prev_word & BLOCK_FREE) && block_header_intact(heap, prev) &&
-            block_at(prev, word_span(prev_word)) == block)
-            return 1;
+            block_at(prev, word_span(prev_word)) == block) {
+            if (free_links_sound(heap, prev)) return 1;
+            tlsfi_report(heap, TLSF_ERROR_CORRUPT_LIST, ptr);
+            return 0;
+        }
     }
     tlsfi_report(heap, TLSF_ERROR_CORRUPT_BLOCK, ptr);
     return 0;

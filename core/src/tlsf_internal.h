@@ -32,7 +32,7 @@
  * double free if a merge left that header (block_header_absorbed), otherwise a bad
  * pointer. Deciding there, out of line, keeps the checks' fast path free of the values
  * the decision needs (on x86-64 an inline decision made free save two registers). */
-#define MISUSE_UNSEALED ((tlsf_error_t)(TLSF_ERROR_POOL_IN_USE + 1))
+#define MISUSE_UNSEALED ((tlsf_error_t)(TLSF_ERROR_CORRUPT_LIST + 1))
 
 /* Report misuse to the heap's handler (or the default one; see tlsf.h). */
 #define tlsfi_report TLSF_INTERNAL(tlsfi_report)

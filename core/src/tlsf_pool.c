@@ -41,7 +41,9 @@ static TLSF_NO_ASAN size_t new_seal_key(tlsf_t heap) {
 #else
     count = ++heaps_created;
 #endif
-    return ((size_t)(uintptr_t)heap * SEAL_ADDRESS_MULTIPLIER) + count * SEAL_MULTIPLIER;
+    /* Low bits not all zero: a link zeroed or overwritten with an aligned pointer decodes
+     * to a misaligned one (link_decode, tlsf_checks.h). */
+    return (((size_t)(uintptr_t)heap * SEAL_ADDRESS_MULTIPLIER) + count * SEAL_MULTIPLIER) | 1u;
 }
 #endif
 
@@ -148,6 +150,10 @@ TLSF_NO_ASAN void tlsf_remove_pool(tlsf_t heap, pool_t pool) {
     /* Empty means: the first block is free and the sentinel follows it. */
     if (!(word & BLOCK_FREE) || block_at(block, word_span(word)) != pool_sentinel(block)) {
         tlsfi_report(heap, TLSF_ERROR_POOL_IN_USE, pool);
+        return;
+    }
+    if (!free_links_sound(heap, block)) {
+        tlsfi_report(heap, TLSF_ERROR_CORRUPT_LIST, pool);
         return;
     }
     free_list_remove(heap, block);

@@ -73,6 +73,8 @@ TLSF_NO_ASAN const char *tlsf_error_string(tlsf_error_t reason) {
         return "bad pool: not this heap's, or memory misaligned, too small or too large";
     case TLSF_ERROR_POOL_IN_USE:
         return "pool still holds allocations";
+    case TLSF_ERROR_CORRUPT_LIST:
+        return "corrupt list: a link of a freed block was overwritten (use after free?)";
     }
     return "unknown error";
 }

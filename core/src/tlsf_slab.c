@@ -41,6 +41,7 @@ static TLSF_NO_ASAN struct tlsf_slab *slab_create(tlsf_t heap, size_t span) {
     first = (char *)slab + sizeof *slab;
     count = (size_t)(end - first) / span;
     slab->free = NULL;
+    slab->heap = heap;
     slab->end = end;
     slab->floor = slab->fresh = end - count * span;
     slab->live = 0;
@@ -55,8 +56,16 @@ static TLSF_NO_ASAN struct tlsf_slab *slab_create(tlsf_t heap, size_t span) {
  * becomes an ordinary block in use again and is freed (merged with free neighbours). */
 static TLSF_NO_ASAN void slab_release(tlsf_t heap, struct tlsf_slab *slab) {
     block_t *block = slab_block(slab);
-    block_set_word(heap, block,
-                   *slot_size(block) & WORD_LOW_MASK & ~(size_t)(BLOCK_SLAB | BLOCK_ALIGNED));
+    size_t word = *slot_size(block) & WORD_LOW_MASK & ~(size_t)(BLOCK_SLAB | BLOCK_ALIGNED);
+    /* With sealed headers, the slab's own header and its neighbours are checked before the
+     * merge trusts them: an overflow from the block before may have reached the header
+     * (it is then reported, and the slab stays out of use). */
+    if (!block_header_intact(heap, block)) {
+        tlsfi_report(heap, TLSF_ERROR_CORRUPT_BLOCK, slab);
+        return;
+    }
+    if (!block_check_prev(heap, slab, word) || !block_check_next(heap, slab, word)) return;
+    block_set_word(heap, block, word);
     valgrind_no_access(slab, sizeof *slab);
     heap->slabs.count--;
     tlsfi_release(heap, slab, *slot_size(block));
@@ -185,6 +194,7 @@ TLSF_NO_ASAN int tlsfi_slab_check_block(block_t *block) {
     size_t span, marked = 0, listed = 0, handed;
     char *tag;
     void *ptr;
+    int sound = 1;
     if (slab == NULL) return 1; /* do not follow a damaged layout */
     span = slab->span;
     handed = (size_t)(slab->fresh - slab->floor) / span;
@@ -194,9 +204,10 @@ TLSF_NO_ASAN int tlsfi_slab_check_block(block_t *block) {
         if ((word & BLOCK_FLAGS) != BLOCK_SLAB || word_span_any(word) != span) return 1;
     }
     /* Every listed object is a freed one of this slab (a longer list is a cycle). */
-    for (ptr = slab->free; ptr != NULL; ptr = *slot_slab_link(ptr)) {
+    for (ptr = slab->free; ptr != NULL;
+         ptr = link_decode(slab->heap, slot_slab_link(ptr), &sound)) {
         char *at = (char *)ptr - TLSF_WORD;
-        if (listed++ == handed || at < slab->floor || at >= slab->fresh ||
+        if (!sound || listed++ == handed || at < slab->floor || at >= slab->fresh ||
             (size_t)(at - slab->floor) % span != 0 ||
             !(*slot_size(block_from_ptr(ptr)) & SLAB_FREED))
             return 1;

@@ -63,8 +63,7 @@
 #ifndef TLSF_SLAB_H
 #define TLSF_SLAB_H
 
-#include "tlsf_internal.h"
-#include "tlsf_seal.h"
+#include "tlsf_checks.h"
 #include "tlsf_stats.h"
 
 /* An object's or a slab's header word carries the flag the block layer reserves for this
@@ -90,6 +89,7 @@ typedef char tlsf_check_slab_spans[(SLAB_SPAN_MAX < EXACT_SPAN_LIMIT &&
 /* A slab's state, at the start of its user area. */
 struct tlsf_slab {
     void *free;                    /* the user pointer of the last freed object, or NULL */
+    tlsf_t heap;                   /* the heap (its key decodes the free list's links) */
     char *fresh;                   /* the tag of the next object never handed out, or `end` */
     char *end;                     /* the end of the last object (see the layout above) */
     char *floor;                   /* the tag of the first object */
@@ -174,7 +174,16 @@ static inline TLSF_NO_ASAN void *slab_malloc(tlsf_t heap, size_t span) {
     }
     ptr = slab->free;
     if (ptr != NULL) {
-        slab->free = *slot_slab_link(ptr);
+        /* The object freed before it, if its link is sound (link_decode); a damaged link
+         * ends the free list here (its objects stay out of use; tlsf_check_pool counts
+         * them), and the object on top, which is sound, is handed out. */
+        int sound = 1;
+        void *below = link_decode(heap, slot_slab_link(ptr), &sound);
+        if (!sound) {
+            tlsfi_report(heap, TLSF_ERROR_CORRUPT_LIST, ptr);
+            below = NULL;
+        }
+        slab->free = below;
     } else {
         /* A fresh object: its tag was sealed, as a freed object's, when the one before it
          * was handed out (slab_seal_next); the next one's is sealed now. */
@@ -209,7 +218,7 @@ static inline TLSF_NO_ASAN tlsf_error_t slab_misuse(size_t word) {
 static inline TLSF_NO_ASAN void slab_put(tlsf_t heap, void *ptr, size_t word) {
     struct tlsf_slab *slab = slab_of(heap, ptr);
     block_set_exempt_flags(block_from_ptr(ptr), word | SLAB_FREED);
-    *slot_slab_link(ptr) = slab->free;
+    *slot_slab_link(ptr) = link_encode(heap, slot_slab_link(ptr), slab->free);
     slab->free = ptr;
     if (--slab->live == 0 || !slab->held) tlsfi_slab_settle(heap, slab);
 }
