@@ -218,7 +218,7 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, size_t b
     /* (With TLSF_SPEED_OVER_SIZE malloc_exact_class notes the exact classes' misses. A
      * request above MAX_REQUEST may be noted too: at worst a stale cache drains early.) */
     if (!TLSF_SPEED_OVER_SIZE && span < CACHE_SPAN_LIMIT) {
-        cache_after_miss(heap, span);
+        if (cache_damaged_after_miss(heap, span)) return alloc_failed(heap);
         note_miss(heap, span);
     }
     if (bytes > MAX_REQUEST || !find_class_or_drain(heap, &slot)) return alloc_failed(heap);
@@ -233,7 +233,7 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_lists(tlsf_t heap, size_t b
  * first.) */
 static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_exact_class(tlsf_t heap, size_t span) {
     unsigned slot = exact_class_slot(span);
-    cache_after_miss(heap, span);
+    if (cache_damaged_after_miss(heap, span)) return alloc_failed(heap);
     note_miss(heap, span);
     if (!find_class_or_drain(heap, &slot)) return alloc_failed(heap);
     return take_from_class(heap, span, slot);
@@ -245,7 +245,7 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_exact_class(tlsf_t heap, size_t 
  * object of a slab, or a block from the lists if no slab can be had. */
 static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_from_slab(tlsf_t heap, size_t bytes, size_t span) {
     void *ptr;
-    cache_after_miss(heap, span);
+    if (cache_damaged_after_miss(heap, span)) return alloc_failed(heap);
     ptr = slab_malloc(heap, span);
     if (ptr != NULL) return ptr;
 #if TLSF_SPEED_OVER_SIZE

@@ -138,17 +138,19 @@ static inline TLSF_NO_ASAN void *cache_take(tlsf_t heap, size_t bytes, size_t *s
 
 /* On malloc's way to the lists after cache_take found no block of span `span` (an exact
  * class): if the stack is not empty, the top's link was damaged (TLSF_CHECKS 2). That is
- * reported, and the stack ends (its blocks stay out of use; tlsf_check counts them). */
-static inline TLSF_NO_ASAN void cache_after_miss(tlsf_t heap, size_t span) {
+ * reported, the stack ends (its blocks stay out of use; tlsf_check counts them) and 1 is
+ * returned: the request then fails. 0 otherwise. */
+static inline TLSF_NO_ASAN int cache_damaged_after_miss(tlsf_t heap, size_t span) {
 #if TLSF_CACHE && TLSF_CHECKS >= 2
     void **top = &heap->cache.top[span >> TLSF_ALIGN_LOG2];
-    if (*top != NULL) {
-        tlsfi_report(heap, TLSF_ERROR_CORRUPT_LIST, *top);
-        *top = NULL;
-    }
+    if (*top == NULL) return 0;
+    tlsfi_report(heap, TLSF_ERROR_CORRUPT_LIST, *top);
+    *top = NULL;
+    return 1;
 #else
     (void)heap;
     (void)span;
+    return 0;
 #endif
 }
 

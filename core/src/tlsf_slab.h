@@ -174,14 +174,16 @@ static inline TLSF_NO_ASAN void *slab_malloc(tlsf_t heap, size_t span) {
     }
     ptr = slab->free;
     if (ptr != NULL) {
-        /* The object freed before it, if its link is sound (link_decode); a damaged link
-         * ends the free list here (its objects stay out of use; tlsf_check_pool counts
-         * them), and the object on top, which is sound, is handed out. */
+        /* The object freed before it, if its link is sound (link_decode). A damaged link
+         * is reported and the free list ends (its objects stay out of use;
+         * tlsf_check_pool counts them); the request then takes the lists, as when no slab
+         * can be had. */
         int sound = 1;
         void *below = link_decode(heap, slot_slab_link(ptr), &sound);
         if (!sound) {
             tlsfi_report(heap, TLSF_ERROR_CORRUPT_LIST, ptr);
-            below = NULL;
+            slab->free = NULL;
+            return NULL;
         }
         slab->free = below;
     } else {
