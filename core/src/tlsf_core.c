@@ -5,6 +5,7 @@
  * own copies (tlsf_alloc.c: inline, or out of line in its own file where code size comes
  * first, where one copy then serves malloc, free and the cache's drain).
  */
+#include "tlsf_checks.h"
 #include "tlsf_core.h"
 #include "tlsf_internal.h"
 
@@ -15,6 +16,13 @@ TLSF_NO_ASAN void tlsfi_release(tlsf_t heap, void *ptr, size_t word) {
 TLSF_NO_ASAN void *tlsfi_take_aligned(tlsf_t heap, size_t align, size_t bytes) {
     unsigned slot;
     size_t want, span;
+    block_t *first;
     if (!aligned_request(align, bytes, &want, &slot) || !find_free_class(heap, &slot)) return NULL;
+    /* As the front end's takes: the block is taken only if it is sound (free_block_sound). */
+    first = *slot_next_free(slot_head(heap, slot));
+    if (!free_block_sound(heap, first)) {
+        tlsfi_report(heap, TLSF_ERROR_CORRUPT_LIST, block_to_ptr(first));
+        return NULL;
+    }
     return block_to_ptr(core_take_aligned(heap, slot, want, align, 0, &span));
 }
