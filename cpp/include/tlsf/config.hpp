@@ -88,7 +88,7 @@
 #ifndef TLSF_CPP_CONFIG_HPP
 #define TLSF_CPP_CONFIG_HPP
 
-#include <tlsf_config.h> // the core's settings; it also includes TLSF_USER_CONFIG
+#include <tlsf_abi.h> // the core's settings (tlsf_config.h, with TLSF_USER_CONFIG) and what follows from them
 
 // The values TLSF_DEFAULT_HEAP_LOCK can take.
 #define TLSF_LOCK_NONE 0
