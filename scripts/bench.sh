@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Build the host benchmarks in Release and run all of them (about 9 minutes on 2 cores).
+# Build the host benchmarks in Release and run all of them (about 10 minutes on 2 quiet
+# cores; 20 when other builds share them).
 #
 #   scripts/bench.sh [--quick] [--no-deps]
 #     --quick    short Google Benchmark runs (a smoke test; the figures are not stable)

@@ -22,11 +22,27 @@ set grid ytics
 set key outside right top
 
 # ---- throughput ratios -------------------------------------------------------------
+# One colour per allocator, the same in every picture (gnuplot's own cycle repeats after
+# eight): glibc grey, TLSF's blues, std::pmr's resources red and orange, the peers green,
+# purple and brown.
+colour(name) = \
+    name eq "libc" || name eq "std::allocator" ? "#7f7f7f" : \
+    name eq "tlsf" || name eq "tlsf::allocator" ? "#1f77b4" : \
+    name eq "tlsf-slab" || name eq "tlsf::allocator(slabs)" ? "#6baed6" : \
+    name eq "tlsf::allocator(default)" ? "#08306b" : \
+    name eq "pmr(tlsf)" ? "#c6dbef" : \
+    name eq "pmr(new_delete)" ? "#d9d9d9" : \
+    name eq "pmr(pool)" ? "#d62728" : \
+    name eq "pmr(monotonic)" ? "#ff9f4a" : \
+    name eq "jemalloc" ? "#2ca02c" : \
+    name eq "mimalloc" ? "#9467bd" : \
+    name eq "tcmalloc" ? "#8c564b" : "#e377c2"
 do for [group in "c_api stl chess"] {
     f = results . "/ratios_" . group . ".csv"
     if (file_exists(f)) {
         stats f using 2 nooutput
         columns = STATS_columns
+        names = system("head -1 '" . f . "' | tr ',' ' '")
         set output results . "/ratios_" . group . ".png"
         set title "Time relative to libc (" . group . "), median CPU time of the repetitions; below 1 = faster than libc"
         set style data histograms
@@ -37,7 +53,7 @@ do for [group in "c_api stl chess"] {
         set yrange [0.0625:16]
         set ylabel "time / libc time"
         set xtics rotate by -30
-        plot for [i=2:columns] f using i:xtic(1) title columnhead(i), \
+        plot for [i=2:columns] f using i:xtic(1) title columnhead(i) lc rgb colour(word(names, i)), \
              1 with lines lc rgb "black" dt 2 notitle
         unset logscale y
         unset xtics

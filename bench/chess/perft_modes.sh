@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # perft_modes.sh - the host perft program side by side on glibc, TLSF (its own heap, the
-# default heap, through std::pmr) and the peers that are installed (jemalloc, mimalloc,
-# tcmalloc, each preloaded under --alloc libc), in these cases:
+# default heap, through std::pmr), the standard's own resources (std::pmr's
+# unsynchronized_pool_resource and monotonic_buffer_resource, see perft_main.cpp) and the
+# peers that are installed (jemalloc, mimalloc, tcmalloc, each preloaded under --alloc
+# libc), in these cases:
 #   bounded, everything  the start position to depth 5 in both transposition-table modes
 #   start-d6             the start position to depth 6 (bounded table)
 #   kiwipete-d5          Kiwipete to depth 5 (bounded table)
 # The last two are the positions the front cache's targets name; a run takes 2-4 s, so
-# only glibc and TLSF's own and default heaps run them, five times each.
+# only glibc, TLSF's own and default heaps and mimalloc (the fastest peer) run them, five
+# times each. (The monotonic arena would hold 2.9 GB at depth 6: it never frees before the
+# search ends.)
 #
 #   bench/chess/perft_modes.sh PERFT OUT_DIR [--quick]
 #     PERFT    the perft program (build/.../bench/chess/perft or .../chess/perft)
@@ -32,7 +36,8 @@ if [[ ${3:-} == --quick ]]; then depth=4 reps=1 expect=197281 quick=1; fi
 mkdir -p "$out"
 
 # name|--alloc|library to preload (empty: none)
-contestants=("glibc|libc|" "tlsf|tlsf|" "tlsf-default|tlsf-default|" "pmr-tlsf|pmr-tlsf|")
+contestants=("glibc|libc|" "tlsf|tlsf|" "tlsf-default|tlsf-default|" "pmr-tlsf|pmr-tlsf|"
+  "pmr-pool|pmr-pool|" "pmr-monotonic|pmr-monotonic|")
 for peer in jemalloc:libjemalloc.so.2 mimalloc:libmimalloc.so.2 tcmalloc:libtcmalloc_minimal.so.4; do
   # awk reads to the end: an early exit would end the pipe while ldconfig still writes
   # (its list is near a pipe's 64 KiB), and pipefail would fail the run on its SIGPIPE.
@@ -44,12 +49,13 @@ for peer in jemalloc:libjemalloc.so.2 mimalloc:libmimalloc.so.2 tcmalloc:libtcma
   fi
 done
 
-# case|depth|FEN (empty: the start position)|table mode|nodes|runs|who (all, or tlsf:
-# glibc and TLSF's own heaps)
+# case|depth|FEN (empty: the start position)|table mode|nodes|runs|who (all, or the
+# contestants' names, separated by spaces)
 kiwipete='r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'
 cases=("bounded|$depth||bounded|$expect|$reps|all" "everything|$depth||everything|$expect|$reps|all")
 if ((!quick)); then
-  cases+=("start-d6|6||bounded|119060324|5|tlsf" "kiwipete-d5|5|$kiwipete|bounded|193690690|5|tlsf")
+  deep="glibc tlsf tlsf-default mimalloc"
+  cases+=("start-d6|6||bounded|119060324|5|$deep" "kiwipete-d5|5|$kiwipete|bounded|193690690|5|$deep")
 fi
 
 times=$(mktemp)
@@ -60,7 +66,7 @@ for ((rep = 0; rep < reps; ++rep)); do
     ((rep < runs)) || continue
     for c in "${contestants[@]}"; do
       IFS='|' read -r name alloc preload <<<"$c"
-      [[ $who == all || $name == glibc || $alloc == tlsf* ]] || continue
+      [[ $who == all || " $who " == *" $name "* ]] || continue
       # The whole output, then its first line: `| head -1` could end the pipe before
       # perft's last write, and pipefail would then fail the run on its SIGPIPE.
       line=$(env ${preload:+LD_PRELOAD=$preload} "$perft" --depth "$case_depth" ${fen:+--fen "$fen"} \
@@ -76,7 +82,7 @@ done
 {
   echo "perft: the start position to depth $depth in both table modes, median of $reps run(s)${cases[2]:+; to depth 6, and Kiwipete to depth 5 (bounded table), median of 5}"
   echo "ratio = glibc's time / the allocator's (above 1: faster)"
-  printf '%-11s %-13s %10s %14s %8s\n' case allocator seconds nodes/s ratio
+  printf '%-11s %-14s %10s %14s %8s\n' case allocator seconds nodes/s ratio
   awk '
     { key = $1 " " $2; t[key] = t[key] " " $3; nodes[key] = $4
       if (!(key in order)) order[key] = ++n
@@ -93,7 +99,7 @@ done
           split(key, part, " ")
           if (part[1] != cases[i]) continue
           s = median(t[key])
-          rows[order[key]] = sprintf("%-11s %-13s %10.3f %14.4g %8.3f", part[1], part[2], s, nodes[key] / s, base / s)
+          rows[order[key]] = sprintf("%-11s %-14s %10.3f %14.4g %8.3f", part[1], part[2], s, nodes[key] / s, base / s)
           csv[order[key]] = sprintf("%s,%s,%.4f,%.6g,%.4f", part[1], part[2], s, nodes[key] / s, base / s)
         }
       }

@@ -9,7 +9,9 @@
 //                                  1,000 elements each (their reallocations interleave)
 //   stl_string/<allocator>         100k strings of 16..128 chars (past the small-string
 //                                  buffer) made into a vector, then destroyed
-// One iteration builds and destroys the container; the keys are drawn beforehand.
+// One iteration builds and destroys the container; the keys are drawn beforehand. Every
+// iteration ends with end_of_round(), where the monotonic arena is released (nothing for
+// the other allocators; see stl_allocators.hpp).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include <list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -61,12 +64,15 @@ void stl_map(benchmark::State &state, const Alloc &alloc) {
     using map = std::map<int, int, std::less<int>, rebind<Alloc, std::pair<const int, int>>>;
     const key_plan &k = keys();
     for (auto _ : state) {
-        map m{typename map::allocator_type(alloc)};
-        for (int key : k.insert_order)
-            m.emplace(key, key);
-        for (int key : k.erase_order)
-            m.erase(key);
-        benchmark::DoNotOptimize(m.size());
+        {
+            map m{typename map::allocator_type(alloc)};
+            for (int key : k.insert_order)
+                m.emplace(key, key);
+            for (int key : k.erase_order)
+                m.erase(key);
+            benchmark::DoNotOptimize(m.size());
+        }
+        end_of_round(alloc);
     }
 }
 
@@ -76,12 +82,15 @@ void stl_unordered_map(benchmark::State &state, const Alloc &alloc) {
                                    rebind<Alloc, std::pair<const int, int>>>;
     const key_plan &k = keys();
     for (auto _ : state) {
-        map m{typename map::allocator_type(alloc)};
-        for (int key : k.insert_order)
-            m.emplace(key, key);
-        for (int key : k.erase_order)
-            m.erase(key);
-        benchmark::DoNotOptimize(m.size());
+        {
+            map m{typename map::allocator_type(alloc)};
+            for (int key : k.insert_order)
+                m.emplace(key, key);
+            for (int key : k.erase_order)
+                m.erase(key);
+            benchmark::DoNotOptimize(m.size());
+        }
+        end_of_round(alloc);
     }
 }
 
@@ -89,12 +98,15 @@ template <class Alloc>
 void stl_list(benchmark::State &state, const Alloc &alloc) {
     using list = std::list<int, rebind<Alloc, int>>;
     for (auto _ : state) {
-        list l{typename list::allocator_type(alloc)};
-        for (std::uint32_t i = 0; i < kElements; ++i)
-            l.push_back(static_cast<int>(i));
-        while (!l.empty())
-            l.pop_front();
-        benchmark::DoNotOptimize(l.size());
+        {
+            list l{typename list::allocator_type(alloc)};
+            for (std::uint32_t i = 0; i < kElements; ++i)
+                l.push_back(static_cast<int>(i));
+            while (!l.empty())
+                l.pop_front();
+            benchmark::DoNotOptimize(l.size());
+        }
+        end_of_round(alloc);
     }
 }
 
@@ -105,17 +117,20 @@ void stl_vector(benchmark::State &state, const Alloc &alloc) {
     constexpr int kVectors = 1000;
     constexpr int kLength = 1000;
     for (auto _ : state) {
-        outer all{typename outer::allocator_type(alloc)};
-        all.reserve(kVectors);
-        // push_back of a temporary rather than emplace_back(alloc): a pmr container passes
-        // its own allocator to elements, which would then receive two.
-        for (int v = 0; v < kVectors; ++v)
-            all.push_back(vector(typename vector::allocator_type(alloc)));
-        for (int i = 0; i < kLength; ++i) {
-            for (vector &v : all)
-                v.push_back(i);
+        {
+            outer all{typename outer::allocator_type(alloc)};
+            all.reserve(kVectors);
+            // push_back of a temporary rather than emplace_back(alloc): a pmr container
+            // passes its own allocator to elements, which would then receive two.
+            for (int v = 0; v < kVectors; ++v)
+                all.push_back(vector(typename vector::allocator_type(alloc)));
+            for (int i = 0; i < kLength; ++i) {
+                for (vector &v : all)
+                    v.push_back(i);
+            }
+            benchmark::DoNotOptimize(all.back().data());
         }
-        benchmark::DoNotOptimize(all.back().data());
+        end_of_round(alloc);
     }
 }
 
@@ -134,14 +149,27 @@ void stl_string(benchmark::State &state, const Alloc &alloc) {
     // The vector's 3 MiB array is allocated once, outside the timed loop: it is one large
     // block that each allocator would hand to the OS and back, and that is not what this
     // benchmark is about. Timed: creating and destroying the 100k strings.
-    vector all{typename vector::allocator_type(alloc)};
-    all.reserve(lengths.size());
+    std::optional<vector> all;
+    const auto make_array = [&] {
+        all.emplace(typename vector::allocator_type(alloc));
+        all->reserve(lengths.size());
+    };
+    make_array();
     for (auto _ : state) {
         for (std::uint32_t length : lengths) {
-            all.push_back(string(length, static_cast<char>('a' + length % 26), string_alloc));
+            all->push_back(string(length, static_cast<char>('a' + length % 26), string_alloc));
         }
-        benchmark::DoNotOptimize(all.back().data());
-        all.clear(); // destroys the strings, keeps the array
+        benchmark::DoNotOptimize(all->back().data());
+        all->clear(); // destroys the strings, keeps the array
+        if (releases_per_round(alloc)) {
+            // The arena's release() takes the array with the strings: it is made again
+            // untimed, as every other allocator keeps its array untimed.
+            state.PauseTiming();
+            all.reset();
+            end_of_round(alloc);
+            make_array();
+            state.ResumeTiming();
+        }
     }
 }
 

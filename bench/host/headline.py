@@ -7,7 +7,8 @@ this run measured for it, and whether it is met.
 
 Reads the CSV files the other steps wrote into RESULTS_DIR (summary.csv, callgrind.csv,
 perft_modes.csv, whole_programs.csv, threads_bench.csv); a file or row that is missing
-shows as "n/a". Writes the same table to RESULTS_DIR/headline.txt. Time ratios are to
+shows as "n/a". Ends with issue 28's rows: TLSF against glibc, mimalloc and the
+standard's std::pmr::unsynchronized_pool_resource, side by side. Writes the same table to RESULTS_DIR/headline.txt. Time ratios are to
 glibc from one run side by side (below 1: faster than glibc); instruction counts are
 deterministic.
 """
@@ -29,6 +30,87 @@ def number(value):
         return float(value)
     except (TypeError, ValueError):
         return None
+
+
+def issue_28(ratio, perft_ratio, pair, programs):
+    """The rows of issue 28's targets: TLSF's time against glibc's, mimalloc's and
+    std::pmr::unsynchronized_pool_resource's in this run. The verdict is the hosted
+    default's (TLSF's default heap, what tlsf::allocator<T>() and the global new give; its
+    own heap where there is no default heap): met when its time is at or below the peer's.
+    The pool is a target on the container rows only; elsewhere its figure is shown, n/a
+    where it did not run."""
+    default_gb, own_gb = "tlsf::allocator(default)", "tlsf::allocator"
+
+    def gb(workload, pool_target):
+        return (ratio(workload, default_gb), ratio(workload, own_gb),
+                ratio(workload, "mimalloc"), ratio(workload, "pmr(pool)"), pool_target)
+
+    def program(case):
+        return (perft_ratio(case, "tlsf-default"), perft_ratio(case, "tlsf"),
+                perft_ratio(case, "mimalloc"), perft_ratio(case, "pmr-pool"), False)
+
+    rows = [
+        ("perft(4), bounded table (Google Benchmark)", gb("chess_perft", False)),
+        ("perft(5), bounded table (program)", program("bounded")),
+        ("perft(5), table of everything (program)", program("everything")),
+        ("perft start position, depth 6", program("start-d6")),
+        ("perft Kiwipete, depth 5", program("kiwipete-d5")),
+        ("std::map", gb("stl_map", True)),
+        ("std::unordered_map", gb("stl_unordered_map", True)),
+        ("std::list", gb("stl_list", True)),
+        # The C API suite has no default heap: its TLSF is a heap of its own.
+        ("workload 2, random sizes", (None, ratio("random_live", "tlsf"),
+                                      ratio("random_live", "mimalloc"), None, False)),
+    ]
+
+    def shown(value):
+        return "n/a" if value is None else f"{value:.2f}"
+
+    def verdict(tlsf, peer):
+        if tlsf is None or peer is None:
+            return "n/a"
+        return ("met" if tlsf <= peer else "NOT met") + f" ({tlsf / peer:.2f}x)"
+
+    width = max(len(r[0]) for r in rows)
+    out = ["", "==== issue 28: TLSF against mimalloc and std::pmr::unsynchronized_pool_resource",
+           "", f"{'time / glibc (below 1: faster)':<{width}}  {'TLSF':>5}  {'own heap':>8}  "
+           f"{'mimalloc':>8}  {'pool':>5}  {'TLSF <= mimalloc':<17}  TLSF <= pool"]
+    met = total = 0
+    for what, (default, own, mimalloc, pool, pool_target) in rows:
+        tlsf = default if default is not None else own
+        against_mimalloc = verdict(tlsf, mimalloc)
+        against_pool = verdict(tlsf, pool) if pool_target else "-"
+        for v in (against_mimalloc, against_pool):
+            if v.startswith(("met", "NOT")):
+                total += 1
+                met += v.startswith("met")
+        out.append(f"{what:<{width}}  {shown(default):>5}  {shown(own):>8}  {shown(mimalloc):>8}  "
+                   f"{shown(pool):>5}  {against_mimalloc:<17}  {against_pool}")
+    tlsf_ir, mimalloc_ir = pair("tlsf"), pair("mimalloc")
+    if tlsf_ir is not None and mimalloc_ir is not None:
+        total += 1
+        met += tlsf_ir <= mimalloc_ir
+    worst_program = max((number(r.get("ratio")) for r in programs
+                         if r.get("heap") == "tlsf" and number(r.get("ratio")) is not None),
+                        default=None)
+    if worst_program is not None:
+        total += 1
+        met += worst_program <= 1.0
+    ir = ("n/a" if tlsf_ir is None or mimalloc_ir is None else
+          f"{tlsf_ir:.1f} against mimalloc's {mimalloc_ir:.1f}: "
+          + ("met" if tlsf_ir <= mimalloc_ir else "NOT met"))
+    out += [f"{'workload 2, instructions per pair':<{width}}  {ir}",
+            f"{'whole programs, drop-in malloc (worst)':<{width}}  "
+            + ("n/a" if worst_program is None else
+               f"{worst_program:.2f}: " + ("met" if worst_program <= 1.0 else "NOT met")),
+            "",
+            f"{met} of {total} met. TLSF: the default heap (hosted default: what tlsf::allocator<T>()"
+            " and global new",
+            "use), which the verdicts judge; own heap: tlsf::allocator on a heap of its own. (x): "
+            "TLSF's time / the peer's.",
+            "pool: unsynchronized_pool_resource on new_delete_resource, a target on the container "
+            "rows only (-)."]
+    return out
 
 
 def main():
@@ -133,6 +215,7 @@ def main():
                  "run on this machine; the")
     lines.append("rows of small, fast calls (fixed pairs, workload 2, std::vector) move most "
                  "between CPUs and runs.")
+    lines += issue_28(ratio, perft_ratio, pair, programs)
     text = "\n".join(lines)
     print(text)
     with open(os.path.join(results, "headline.txt"), "w", encoding="utf-8") as f:
