@@ -372,6 +372,12 @@ std::size_t FirstBlockOffset() {
     return offset;
 }
 
+// A request of a list class (above the cached and slab ones) whose span is the class's lower
+// bound: a free block of that span serves exactly such a request, whole.
+std::size_t ListRequest() {
+    return SizeClasses().RoundDown(5000) - Word();
+}
+
 // The reasons a damaged header of the block itself may be reported with: a flag flipped is a
 // corrupt block (the seal holds for the word with that flag flipped back); other damage leaves
 // no trace of the header it was, so the pointer is no block's start any more (bad pointer).
@@ -886,9 +892,9 @@ TEST(HardeningPart2, AUseAfterFreeWriteToAFreeBlocksLinksIsReported) {
                              (merge ? ", freed next to it" : ", taken by malloc"));
                 Arena a(kPool);
                 unsigned char *victim = a.Hold(100);
-                unsigned char *first = a.Hold(5000);
+                unsigned char *first = a.Hold(ListRequest());
                 unsigned char *between = a.Hold(1500); // not cached: it merges
-                unsigned char *second = a.Hold(5000);
+                unsigned char *second = a.Hold(ListRequest());
                 a.Hold(100);
                 ASSERT_TRUE(victim && first && between && second);
                 a.Release(first);
@@ -900,7 +906,7 @@ TEST(HardeningPart2, AUseAfterFreeWriteToAFreeBlocksLinksIsReported) {
                     a.Release(between); // merges with both free blocks: unlinks them
                 } else {
                     for (int i = 0; i < 2; ++i)
-                        a.Keep(tlsf_malloc(a, 4900));
+                        a.Keep(tlsf_malloc(a, ListRequest()));
                 }
                 // A pop of `first` does not read its back link (it knows the list's head),
                 // and the pop of `second` before it writes that link again: harmless.
@@ -947,7 +953,7 @@ TEST(HardeningPart2, AnOverflowIntoAFreeBlocksHeaderIsReportedByMalloc) {
         SCOPED_TRACE(damage);
         Arena a(kPool);
         Neighbours n;
-        ASSERT_TRUE(MakeNeighbours(a, 1000, 5000, &n));
+        ASSERT_TRUE(MakeNeighbours(a, 1000, ListRequest(), &n));
         a.Release(n.next);
         OverflowOneByte(n.before, [damage](unsigned char b) {
             return static_cast<unsigned char>(damage == 0   ? b + 4 * tlsf_align_size()
@@ -956,7 +962,7 @@ TEST(HardeningPart2, AnOverflowIntoAFreeBlocksHeaderIsReportedByMalloc) {
         });
         EXPECT_GE(tlsf_check(a), 0); // reads the damaged header: must not crash
         a.log.Clear();
-        a.Keep(tlsf_malloc(a, 4900));
+        a.Keep(tlsf_malloc(a, ListRequest()));
         EXPECT_TRUE(ReportedOnce(a, {TLSF_ERROR_CORRUPT_BLOCK, kCorruptList}));
         EXPECT_TRUE(a.ServesOnlyFreeMemory());
     }
@@ -973,8 +979,7 @@ TEST(HardeningPart2, AWritePastAFreeBlockIsNotSealedAgainByMalloc) {
         GTEST_SKIP() << "neighbour headers are checked before they are rewritten in part 2";
     Arena a(kPool);
     a.Hold(100);
-    // A block of a class's lower bound, so that a request of its size takes it whole.
-    unsigned char *freed = a.Hold(SizeClasses().RoundDown(5000) - Word());
+    unsigned char *freed = a.Hold(ListRequest());
     unsigned char *next = a.Hold(300);
     unsigned char *after = a.Hold(1500);
     a.Hold(100);
