@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # fuzz.sh - build the libFuzzer target fuzz_heap (test/fuzz) with clang and run it for a
-# bounded time: the command CI runs.
+# bounded time: the command CI runs. FUZZ_TARGET=fuzz_adversary fuzzes the adversary instead
+# (writes into the heap's own metadata between operations, each reported or harmless).
 #
 #   scripts/fuzz.sh [build-dir]      (default: build/fuzz)
 #
 # Environment:
 #   FUZZ_SECONDS=120        how long to fuzz (libFuzzer -max_total_time)
+#   FUZZ_TARGET=fuzz_heap   or fuzz_adversary
 #   FUZZ_JOBS=1             parallel fuzzing processes (libFuzzer -fork), e.g. $(nproc)
 #   FUZZ_BUILD_TYPE=RelWithDebInfo   Debug fuzzes the checked configuration (TLSF_CHECKS=2)
 #   FUZZ_CMAKE_ARGS=...     more cmake arguments, e.g. "-DTLSF_SL_INDEX_LOG2=3"
@@ -22,6 +24,7 @@ dir=${1:-$root/build/fuzz}
 seconds=${FUZZ_SECONDS:-120}
 jobs=${FUZZ_JOBS:-1}
 build_type=${FUZZ_BUILD_TYPE:-RelWithDebInfo}
+target=${FUZZ_TARGET:-fuzz_heap}
 
 command -v clang >/dev/null || { echo "fuzz: clang not found (scripts/install-deps.sh)" >&2; exit 2; }
 mkdir -p "$dir"
@@ -30,13 +33,13 @@ cmake -S "$root" -B "$dir" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
   -DCMAKE_BUILD_TYPE="$build_type" -DTLSF_BUILD_TESTS=ON -DTLSF_FUZZ=ON \
   -DTLSF_FUZZ_SECONDS="$seconds" ${FUZZ_CMAKE_ARGS:-} >"$dir/configure.log" 2>&1 ||
   { cat "$dir/configure.log"; exit 1; }
-cmake --build "$dir" --target fuzz_heap fuzz_replay -j "$(nproc)" >"$dir/build.log" 2>&1 ||
+cmake --build "$dir" --target "$target" fuzz_replay -j "$(nproc)" >"$dir/build.log" 2>&1 ||
   { tail -50 "$dir/build.log"; exit 1; }
-binary=$(find "$dir" -name fuzz_heap -type f -perm -u+x | head -1)
+binary=$(find "$dir" -name "$target" -type f -perm -u+x | head -1)
 replay=$(find "$dir" -name fuzz_replay -type f -perm -u+x | head -1)
-[[ -n "$binary" ]] || { echo "fuzz: fuzz_heap was not built" >&2; exit 1; }
+[[ -n "$binary" ]] || { echo "fuzz: $target was not built" >&2; exit 1; }
 
-work=$dir/corpus-work
+work=$dir/corpus-work${FUZZ_TARGET:+-$target}
 artifacts=$dir/artifacts
 mkdir -p "$work" "$artifacts"
 log=$dir/fuzz.log
@@ -61,7 +64,9 @@ if ((status != 0)); then
   for crash in "$artifacts"/*; do
     [[ -e "$crash" ]] || continue
     echo "fuzz: failing input $crash (base64: $(base64 -w0 "$crash" | head -c 400))"
-    [[ -n "$replay" ]] && echo "fuzz: replay with $replay --verbose $crash"
+    replay_mode=""
+    [[ "$target" == fuzz_adversary ]] && replay_mode="--adversary "
+    [[ -n "$replay" ]] && echo "fuzz: replay with $replay ${replay_mode}--verbose $crash"
   done
 fi
 echo "fuzz: ${runs:-?} executions, cov ${cov:-?}, ft ${ft:-?}, corpus ${corp:-?}, ${rate:-?} exec/s, ${seconds}s"

@@ -11,6 +11,7 @@
  */
 #include "fuzz_ops.h"
 
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +41,16 @@
 #ifndef TLSF_FUZZ_ALLOW_OFFSET_BEYOND_BYTES
 #define TLSF_FUZZ_ALLOW_OFFSET_BEYOND_BYTES 0
 #endif
+/*   TLSF_FUZZ_ADVERSARY_NO_CHECKS        the adversary does not run tlsf_check and
+ *                                        tlsf_check_pool on a damaged heap (they follow
+ *                                        damaged spans and links) */
+#ifndef TLSF_FUZZ_ADVERSARY_NO_CHECKS
+#define TLSF_FUZZ_ADVERSARY_NO_CHECKS 0
+#endif
 
 int tlsf_fuzz_verbose;
+int tlsf_fuzz_adversary;
+struct tlsf_fuzz_adversary_counts tlsf_fuzz_adversary_counts;
 
 const unsigned char fuzz_op_table[16] = {
     FUZZ_MALLOC,        FUZZ_MALLOC,   FUZZ_CALLOC,      FUZZ_MEMALIGN, FUZZ_MEMALIGN_OFFSET,
@@ -92,6 +101,14 @@ static struct model {
     const char *op_name;
     size_t failed_requests; /* what stats.failed_count must say */
     int slabs;              /* the input switched slabs on (tlsf_slabs_enable, 4 KiB) */
+    /* The adversary (tlsf_fuzz_adversary): the heap's metadata was overwritten, and the blocks
+     * the program freed last, which a use after free writes. */
+    int tainted;
+    struct {
+        unsigned char *ptr;
+        size_t usable;
+    } freed[8];
+    unsigned freed_next;
     struct {
         int count;
         tlsf_error_t reason;
@@ -132,7 +149,24 @@ static void on_error(tlsf_t heap, tlsf_error_t reason, const void *ptr, void *us
     M.error.user = user;
 }
 
+/* Where tlsf_fuzz_run gives up a heap whose damage was reported (the adversary). */
+static jmp_buf abandon_point;
+
+/* The adversary's damage was reported (to the error handler, or by tlsf_check or
+ * tlsf_check_pool): the contract is kept, and the heap is not used any further. */
+static void abandon(const char *how) {
+    if (tlsf_fuzz_verbose)
+        fprintf(stderr, "  damage reported (%s%s%s): heap abandoned\n", how,
+                M.error.count ? ": " : "", M.error.count ? tlsf_error_string(M.error.reason) : "");
+    if (M.error.count)
+        tlsf_fuzz_adversary_counts.reported++;
+    else
+        tlsf_fuzz_adversary_counts.found_by_check++;
+    longjmp(abandon_point, 1);
+}
+
 static void expect_no_error(const char *call) {
+    if (M.error.count != 0 && M.tainted) abandon(call);
     if (M.error.count != 0) {
         fprintf(stderr, "fuzz_heap: %s reported \"%s\" unexpectedly\n", call,
                 tlsf_error_string(M.error.reason));
@@ -143,6 +177,7 @@ static void expect_no_error(const char *call) {
 static void expect_error(tlsf_error_t reason, const void *ptr, const char *call) {
     if (M.error.count != 1 || M.error.reason != reason || M.error.ptr != ptr ||
         M.error.heap != M.heap || M.error.user != (void *)&M) {
+        if (M.tainted && M.error.count != 0) abandon(call);
         fprintf(
             stderr,
             "fuzz_heap: %s: expected one report of \"%s\" for %p, got %d (last: \"%s\" for %p)\n",
@@ -439,12 +474,27 @@ static void adopt(live_t *b, void *ptr, size_t bytes, size_t keep_align, int zer
     fill(b);
 }
 
+/* The program no longer holds the `usable` bytes at `ptr`: a use after free may write them. */
+static void note_freed(unsigned char *ptr, size_t usable) {
+    M.freed[M.freed_next % 8].ptr = ptr;
+    M.freed[M.freed_next % 8].usable = usable;
+    M.freed_next++;
+}
+
 static void release(live_t *b) {
     verify(b, b->usable);
+    if (M.tainted && tlsf_block_size(b->ptr) != b->usable) {
+        /* The adversary changed the block's header: its free must report it. */
+        tlsf_free(M.heap, b->ptr);
+        if (M.error.count != 0) abandon("tlsf_free of a damaged block");
+        fail("free accepted a block whose header was overwritten", b->ptr, tlsf_block_size(b->ptr),
+             b->usable);
+    }
     REQUIRE(tlsf_block_size(b->ptr) == b->usable, "tlsf_block_size() changed", b->ptr,
             tlsf_block_size(b->ptr), b->usable);
     tlsf_free(M.heap, b->ptr);
     expect_no_error("tlsf_free");
+    note_freed(b->ptr, b->usable);
     b->ptr = NULL;
 }
 
@@ -556,8 +606,29 @@ static void check_stats(void) {
 #endif
 }
 
+/* The adversary's invariant on a damaged heap whose damage no call has reported yet: the
+ * heap's checks find nothing (or they report the damage: then the heap is given up), and
+ * every live block holds its contents. (Walks and statistics describe what the headers say,
+ * which the damage may have changed without any harm yet: not checked.) */
+static void tainted_check(void) {
+    int i;
+    if (!TLSF_FUZZ_ADVERSARY_NO_CHECKS) {
+        if (tlsf_check(M.heap) != 0) abandon("tlsf_check");
+        for (i = 0; i < FUZZ_POOLS; ++i)
+            if (M.pools[i].pool && tlsf_check_pool(M.pools[i].pool) != 0)
+                abandon("tlsf_check_pool");
+    }
+    for (i = 0; i < FUZZ_SLOTS; ++i)
+        if (M.live[i].ptr) verify(&M.live[i], M.live[i].usable);
+    expect_no_error("the checks");
+}
+
 static void full_check(void) {
     int i;
+    if (M.tainted) {
+        tainted_check();
+        return;
+    }
     REQUIRE(tlsf_check(M.heap) == 0, "tlsf_check failed", M.heap, 0, 0);
     for (i = 0; i < FUZZ_POOLS; ++i) {
         struct walk_state w;
@@ -583,6 +654,7 @@ static void full_check(void) {
  * is 0 when nothing, not even malloc(0), can succeed. */
 static void expect_exact(const void *p, size_t bytes, size_t largest, const char *call) {
     int fits = largest > 0 && bytes <= largest;
+    if (M.tainted) return; /* damage may fail a request (and is reported then) */
     if (!fits && p != NULL && slab_may_serve(bytes)) return;
     if (fits && p == NULL) {
         fprintf(stderr, "fuzz_heap: %s(%zu) failed with largest_allocatable %zu\n", call, bytes,
@@ -727,13 +799,14 @@ static void op_realloc(input_t *in) {
     expect_no_error("tlsf_realloc");
     if (bytes == 0) { /* frees and returns NULL */
         REQUIRE(p == NULL, "realloc(p, 0) did not return NULL", p, 0, 0);
+        note_freed(b->ptr, b->usable);
         b->ptr = NULL;
         return;
     }
     if (p == NULL) {
         M.failed_requests++;
         /* Moving needs malloc(bytes) (memalign for memalign'd blocks) to succeed. */
-        REQUIRE(largest == 0 || bytes > largest || old.keep_align > align_size(),
+        REQUIRE(M.tainted || largest == 0 || bytes > largest || old.keep_align > align_size(),
                 "realloc failed although malloc(bytes) would have succeeded", old.ptr, bytes,
                 largest);
         REQUIRE(tlsf_block_size(old.ptr) == old.usable, "a failed realloc changed the block",
@@ -748,6 +821,7 @@ static void op_realloc(input_t *in) {
     REQUIRE(((uintptr_t)p & (old.keep_align - 1)) == 0, "realloc lost the block's alignment", p,
             old.keep_align, bytes);
     b->ptr = NULL; /* the old block is gone (or is p) */
+    if (p != old.ptr) note_freed(old.ptr, old.usable);
     adopt(b, p, bytes, old.keep_align, 0);
     b->recorded = old.recorded;
 }
@@ -898,6 +972,13 @@ static void op_largest(input_t *in) {
     size_t largest = tlsf_largest_allocatable(M.heap);
     void *p;
     if (tlsf_fuzz_verbose) fprintf(stderr, "  largest_allocatable = %zu\n", largest);
+    expect_no_error("tlsf_largest_allocatable"); /* it drains the cache */
+    if (M.tainted) {                             /* exactness is not the adversary's concern */
+        p = tlsf_malloc(M.heap, largest);
+        expect_no_error("tlsf_malloc(largest)");
+        if (p) adopt(b, p, largest, 0, 0);
+        return;
+    }
     if (largest == 0) { /* no free block at all: not even malloc(0) can succeed */
         p = tlsf_malloc(M.heap, 0);
         if (p != NULL && slab_may_serve(0)) { /* but a slab's free object */
@@ -1079,6 +1160,197 @@ static void op_misuse(input_t *in) {
 #endif
 }
 
+/* ---- The adversary ------------------------------------------------------------------ */
+
+/*
+ * With tlsf_fuzz_adversary set, the misuse operation becomes a write into the heap's own
+ * metadata, of the kinds a buggy program or a blind attacker makes (tlsf.h, TLSF_CHECKS 2):
+ *
+ *   the size word of a block in use (a write before its start) or of the block after it (a
+ *   write past its end: the next block's header, whatever that block is - in use, free,
+ *   cached, a slab object, a slab, the sentinel); and, in memory the program freed (a use
+ *   after free), a free block's two list links, a cached block's or a freed slab object's
+ *   link, a free block's header, the back-link its successor follows, the header past it.
+ *
+ * The value written: one bit flipped, a random word, one or two random low bytes (an
+ * overflow), or a forged pointer (0, a live block, a live block's header, a freed block, a
+ * list head in the control structure, memory outside the heap).
+ *
+ * The invariant after each operation: either the damage was reported (to the error handler,
+ * or tlsf_check / tlsf_check_pool found it) and the heap is given up, or the heap's checks
+ * find nothing, every live block holds its contents, and every block handed out lies inside
+ * a pool and overlaps no live block (adopt). At the end every block is freed and every pool
+ * removed without a report, or a report ends the input there.
+ *
+ * What the adversary does not write, because the contract does not cover it (tlsf.h): the
+ * program's own data (a live block's user bytes: its contents are its business); the control
+ * structure (the program's memory, outside the pools); a pool's first word (where the pool
+ * records its end: only a write before the pool's memory reaches it); a memalign'd block's
+ * alignment record (the word before the next header); and a slab's state at its start (the
+ * head of its free list and its bounds: written only through a pointer into memory the slab
+ * took over, skipped as the first 128 bytes after every slab boundary when slabs are on).
+ */
+
+/* Reads and writes of the heap's words, which ASan poisons: the writes are the misuse. */
+static FUZZ_NO_ASAN size_t load_word(const unsigned char *at) {
+    size_t v = 0;
+    unsigned i;
+    for (i = 0; i < sizeof v; ++i)
+        v |= (size_t)at[i] << (8 * i);
+    return v;
+}
+static FUZZ_NO_ASAN void store_word(unsigned char *at, size_t v) {
+    unsigned i;
+    for (i = 0; i < sizeof v; ++i)
+        at[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* May the adversary write the word at `at`? Inside a pool of the heap, outside every live
+ * block's user bytes, and not in a slab's state (see above). */
+static int adversary_may_write(const unsigned char *at) {
+    int i;
+    if (at == NULL || ((uintptr_t)at & (sizeof(size_t) - 1)) != 0) return 0;
+    if (pool_of(at, at + sizeof(size_t)) < 0) return 0;
+    if (M.slabs && (uintptr_t)at % 4096u < 128u) return 0;
+    for (i = 0; i < FUZZ_SLOTS; ++i) {
+        const live_t *b = &M.live[i];
+        if (b->ptr != NULL && at < b->ptr + b->usable && b->ptr < at + sizeof(size_t)) return 0;
+    }
+    return 1;
+}
+
+/* The first live block at or after slot `from`, or NULL. */
+static live_t *live_from(unsigned from) {
+    unsigned i;
+    for (i = 0; i < FUZZ_SLOTS; ++i) {
+        live_t *b = &M.live[(from + i) % FUZZ_SLOTS];
+        if (b->ptr) return b;
+    }
+    return NULL;
+}
+
+struct free_entries {
+    unsigned char *ptr[64];
+    size_t size[64];
+    unsigned count;
+};
+
+static void collect_free(void *ptr, size_t size, int used, void *user) {
+    struct free_entries *f = (struct free_entries *)user;
+    /* A slab's state is reported as a free entry at the slab's start (tlsf_walk_pool). */
+    if (used || f->count == 64 || (M.slabs && (uintptr_t)ptr % 4096u == 0)) return;
+    f->ptr[f->count] = (unsigned char *)ptr;
+    f->size[f->count] = size;
+    f->count++;
+}
+
+/* A forged pointer the program could hold. */
+static size_t forged_pointer(size_t which) {
+    static union {
+        unsigned char bytes[256];
+        void *pointer;
+    } outside;
+    const live_t *b = live_from((unsigned)(which >> 8));
+    const unsigned char *freed = M.freed[(which >> 8) % 8].ptr;
+    switch (which % 6) {
+    case 0:
+        return 0;
+    case 1:
+        return b ? (size_t)(uintptr_t)b->ptr : 0;
+    case 2:
+        return b ? (size_t)(uintptr_t)(b->ptr - word_size() - sizeof(size_t)) : 0;
+    case 3:
+        return (size_t)(uintptr_t)freed;
+    case 4: /* a list head lies somewhere in the control structure */
+        return (size_t)(uintptr_t)M.heap + 32 * ((which >> 8) % 64);
+    default:
+        return (size_t)(uintptr_t)(outside.bytes + 64);
+    }
+}
+
+static void op_corrupt(input_t *in) {
+    uint8_t what = take8(in), how = take8(in), pick = take8(in);
+    size_t value = (size_t)take32(in);
+    unsigned char *at = NULL;
+    const live_t *b = live_from(pick);
+    unsigned char *freed = M.freed[pick % 8].ptr;
+    size_t freed_usable = M.freed[pick % 8].usable, old, word;
+    M.op_name = "corrupt";
+    if (TLSF_CHECKS < 2) return; /* without seals damage goes unnoticed by design */
+    if (sizeof(size_t) > 4) value |= (size_t)take32(in) << 16 << 16;
+    switch (what % 8) {
+    case 0: /* a write before a live block: its own size word */
+        if (b) at = b->ptr - word_size();
+        break;
+    case 1: /* a write past a live block's end: the next header */
+        if (b) at = b->ptr + b->usable + (b->recorded ? sizeof(size_t) : 0);
+        break;
+    case 2: /* use after free: the first link */
+        if (freed) at = freed;
+        break;
+    case 3: /* the second link */
+        if (freed) at = freed + sizeof(size_t);
+        break;
+    case 4: /* the back-link the next block follows */
+        if (freed) at = freed + freed_usable - sizeof(size_t);
+        break;
+    case 5: /* the freed block's header */
+        if (freed) at = freed - word_size();
+        break;
+    case 6: /* past the freed block's end: the next header */
+        if (freed) at = freed + freed_usable;
+        break;
+    default: { /* any free entry of a pool: free, cached, a freed slab object, fresh objects */
+        struct free_entries f;
+        int pool = (int)(pick % FUZZ_POOLS);
+        unsigned e;
+        f.count = 0;
+        if (M.pools[pool].pool) tlsf_walk_pool(M.pools[pool].pool, collect_free, &f);
+        if (f.count == 0) break;
+        e = (unsigned)(value >> 8) % f.count;
+        switch ((how >> 4) & 3) {
+        case 0:
+            at = f.ptr[e] - word_size();
+            break;
+        case 1:
+            at = f.ptr[e];
+            break;
+        case 2:
+            at = f.ptr[e] + sizeof(size_t);
+            break;
+        default:
+            at = f.ptr[e] + f.size[e] - sizeof(size_t);
+            break;
+        }
+    }
+    }
+    if (!adversary_may_write(at)) return;
+    old = load_word(at);
+    switch (how & 3) {
+    case 0: /* one bit */
+        word = old ^ ((size_t)1 << (value % (8 * sizeof(size_t))));
+        break;
+    case 1: /* a random word */
+        word = value;
+        break;
+    case 2: { /* an overflow of one or two bytes */
+        size_t mask = (how & 4) ? 0xFFFFu : 0xFFu;
+        word = (old & ~mask) | (value & mask);
+        break;
+    }
+    default:
+        word = forged_pointer(value);
+        break;
+    }
+    if (word == old) return;
+    if (tlsf_fuzz_verbose)
+        fprintf(stderr, "  corrupt %p (target %u, mode %u): 0x%zx -> 0x%zx\n", (void *)at,
+                (unsigned)(what % 8), (unsigned)(how & 3), old, word);
+    store_word(at, word);
+    if (!M.tainted) tlsf_fuzz_adversary_counts.damaged++;
+    M.tainted = 1;
+}
+
 /* ---- One input --------------------------------------------------------------------- */
 
 static void arena_init(void) {
@@ -1157,6 +1429,22 @@ static void teardown(void) {
     for (i = 0; i < FUZZ_SLOTS; ++i)
         if (M.live[i].ptr) release(&M.live[i]);
     full_check();
+    if (M.tainted) { /* damage no call reported: everything must still go back */
+        for (i = 0; i < FUZZ_POOLS; ++i)
+            if (M.pools[i].pool) {
+                tlsf_remove_pool(M.heap, M.pools[i].pool);
+                expect_no_error("tlsf_remove_pool (teardown)");
+                M.pools[i].pool = NULL;
+            }
+        tlsf_get_stats(M.heap, &s);
+        REQUIRE(s.pool_count == 0, "pools remain after removing all of them", NULL, s.pool_count,
+                0);
+        tlsf_destroy(M.heap);
+        expect_no_error("tlsf_destroy");
+        M.heap = NULL;
+        tlsf_fuzz_adversary_counts.unnoticed++;
+        return;
+    }
     for (i = 0; i < FUZZ_POOLS; ++i) {
         struct walk_state w;
         pool_slot_t *slot = &M.pools[i];
@@ -1182,13 +1470,18 @@ static void teardown(void) {
 
 size_t tlsf_fuzz_run(const uint8_t *data, size_t size) {
     input_t in;
-    size_t ops = 0;
+    volatile size_t ops = 0; /* read after a longjmp */
     in.at = data;
     in.end = data + size;
     setup(&in);
+    if (setjmp(abandon_point) != 0) { /* the adversary's damage was reported */
+        M.heap = NULL;
+        return ops;
+    }
     while (in.at < in.end) {
         unsigned op = fuzz_op_table[take8(&in) & 15u];
-        M.op_index = ++ops;
+        ops = ops + 1;
+        M.op_index = ops;
         M.op_name = op_names[op];
         switch (op) {
         case FUZZ_MALLOC:
@@ -1225,10 +1518,13 @@ size_t tlsf_fuzz_run(const uint8_t *data, size_t size) {
             op_largest(&in);
             break;
         default:
-            op_misuse(&in);
+            if (tlsf_fuzz_adversary)
+                op_corrupt(&in);
+            else
+                op_misuse(&in);
             break;
         }
-        if (ops % 32 == 0) full_check();
+        if (M.tainted || ops % 32 == 0) full_check();
     }
     teardown();
     return ops;

@@ -50,6 +50,18 @@ size_t tlsf_fuzz_run(const uint8_t *data, size_t size);
 /* Nonzero: print each operation to stderr (replay --verbose). */
 extern int tlsf_fuzz_verbose;
 
+/* Nonzero: the adversary (fuzz_ops.c, "The adversary"): the misuse operation overwrites the
+ * heap's own metadata instead, and the checks become "the damage is reported, or harmless". */
+extern int tlsf_fuzz_adversary;
+/* What became of the inputs the adversary damaged. */
+struct tlsf_fuzz_adversary_counts {
+    size_t damaged;        /* inputs with at least one write */
+    size_t reported;       /* ended by a report to the error handler */
+    size_t found_by_check; /* ended because tlsf_check or tlsf_check_pool found the damage */
+    size_t unnoticed;      /* ran to the end with no report: the damage was harmless */
+};
+extern struct tlsf_fuzz_adversary_counts tlsf_fuzz_adversary_counts;
+
 /* The operations. fuzz_op_table maps the low 4 bits of an opcode byte to one of them (the
  * common operations have several codes). */
 enum fuzz_op {

@@ -4,7 +4,12 @@
  * the committed corpus (and any crash files given), then a number of pseudo-random inputs
  * from a fixed seed, through the same checks as the fuzzer (fuzz_ops.c).
  *
- *   fuzz_replay [--verbose] [--random N] [--seed S] [FILE|DIRECTORY]...
+ *   fuzz_replay [--verbose] [--adversary] [--random N] [--seed S] [--keep FILE]
+ *               [FILE|DIRECTORY]...
+ *
+ * --adversary runs every input with the adversary (fuzz_ops.h): writes into the heap's own
+ * metadata, each reported or harmless. --keep writes each random input to FILE before it
+ * runs, so that after a failure FILE holds the input that failed (replay it as a file).
  *
  * Exit status 0 when every input passes; a failed check aborts with a message.
  */
@@ -20,6 +25,7 @@
 #include "fuzz_ops.h"
 
 static size_t inputs, operations;
+static const char *keep_path; /* --keep */
 
 static int replay_file(const char *path) {
     FILE *f = fopen(path, "rb");
@@ -101,6 +107,11 @@ static void replay_random(unsigned long count, uint32_t seed) {
             buffer[i] = (unsigned char)(x >> 24);
         }
         if (tlsf_fuzz_verbose) fprintf(stderr, "random input %lu (%zu bytes)\n", n, length);
+        if (keep_path != NULL) {
+            FILE *f = fopen(keep_path, "wb");
+            if (f == NULL || fwrite(buffer, 1, length, f) != length) perror(keep_path);
+            if (f != NULL) fclose(f);
+        }
         operations += tlsf_fuzz_run(buffer, length);
         inputs++;
     }
@@ -114,8 +125,12 @@ int main(int argc, char **argv) {
         struct stat st;
         if (strcmp(argv[i], "--verbose") == 0) {
             tlsf_fuzz_verbose = 1;
+        } else if (strcmp(argv[i], "--adversary") == 0) {
+            tlsf_fuzz_adversary = 1;
         } else if (strcmp(argv[i], "--random") == 0 && i + 1 < argc) {
             random_count = strtoul(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--keep") == 0 && i + 1 < argc) {
+            keep_path = argv[++i];
         } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
             seed = (uint32_t)strtoul(argv[++i], NULL, 10);
         } else if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -126,5 +141,11 @@ int main(int argc, char **argv) {
     }
     replay_random(random_count, seed);
     printf("fuzz_replay: %zu inputs, %zu operations, all checks passed\n", inputs, operations);
+    if (tlsf_fuzz_adversary) {
+        const struct tlsf_fuzz_adversary_counts *c = &tlsf_fuzz_adversary_counts;
+        printf("fuzz_replay: adversary: %zu heaps damaged: %zu reported to the handler, %zu "
+               "found by tlsf_check, %zu harmless to the end\n",
+               c->damaged, c->reported, c->found_by_check, c->unnoticed);
+    }
     return ok && inputs > 0 ? 0 : 1;
 }
