@@ -106,14 +106,14 @@
     X("O2", "checks2",   "realloc-nocopy",           605)                               \
     X("O2", "checks2",   "init",                     177)                               \
     X("O2", "checks2",   "size:init+malloc+free",   2256)                               \
-    X("O2", "checks2",   "size:core",               5976)                               \
+    X("O2", "checks2",   "size:core",               5960)                               \
     X("Os", "checks2",   "malloc",                   225)                               \
     X("Os", "checks2",   "free",                     310)                               \
     X("Os", "checks2",   "memalign",                 338)                               \
     X("Os", "checks2",   "realloc-nocopy",           824)                               \
     X("Os", "checks2",   "init",                     175)                               \
     X("Os", "checks2",   "size:init+malloc+free",   1556)                               \
-    X("Os", "checks2",   "size:core",               4004)                               \
+    X("Os", "checks2",   "size:core",               4032)                               \
     X("O2", "cache",     "malloc",                   105)                               \
     X("O2", "cache",     "free",                     104)                               \
     X("O2", "cache",     "memalign",                 184)                               \

@@ -14,6 +14,11 @@ static char damaged_link;
 static inline TLSF_NO_ASAN void *next_cached(tlsf_t heap, void *ptr) {
     int sound = 1;
     void *below = link_decode(heap, slot_cache_link(ptr), &sound);
+#if TLSF_CHECKS >= 2
+    /* The walks follow a link only into the pools (a pop needs no more than alignment: it
+     * keeps the link, and the next pop of it checks it again). */
+    if (below != NULL && !heap_holds(heap, below)) sound = 0;
+#endif
     return sound ? below : &damaged_link;
 }
 

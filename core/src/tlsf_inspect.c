@@ -5,6 +5,7 @@
  * a real-time path: the walk and the checks are linear in the blocks they visit.
  */
 #include "tlsf_cache.h"
+#include "tlsf_checks.h"
 #include "tlsf_lists.h"
 
 /* The compile-time sizes of tlsf_config.h agree with the layout. */
@@ -99,6 +100,19 @@ TLSF_NO_ASAN void tlsf_reset_peak(tlsf_t heap) {
 #endif
 }
 
+/* May the check read the block at `node`, reached through a link or a span it is checking?
+ * With sealed headers, only inside the pools' range (a damaged link is then an error, not a
+ * fault); below level 2 the heap keeps no range, and the check trusts the links. */
+static inline TLSF_NO_ASAN int node_readable(tlsf_t heap, block_t *node) {
+#if TLSF_CHECKS >= 2
+    return heap_holds(heap, node) && ((uintptr_t)node & (TLSF_ALIGN - 1)) == 0;
+#else
+    (void)heap;
+    (void)node;
+    return 1;
+#endif
+}
+
 /* Check one free list: links, flags, class membership, physical neighbours. */
 static TLSF_NO_ASAN int check_list(tlsf_t heap, unsigned index) {
     block_t *head = list_head(heap, index);
@@ -107,14 +121,18 @@ static TLSF_NO_ASAN int check_list(tlsf_t heap, unsigned index) {
     size_t limit = heap->pool_bytes / MIN_SPAN + 1; /* more blocks than fit: a cycle */
     int errors = block == head;                     /* bit set, list empty */
     for (; block != head; prev = block, block = *slot_next_free(block)) {
-        size_t word = *slot_size(block);
-        size_t span = word_span(word);
-        block_t *after = block_at(block, span);
+        size_t word, span;
+        block_t *after;
+        if (!node_readable(heap, block)) return errors + 1;
+        word = *slot_size(block);
+        span = word_span(word);
+        after = block_at(block, span);
         if (limit-- == 0) return errors + 1;
         errors += !block_header_intact(heap, block);
         errors += (word & BLOCK_FLAGS) != BLOCK_FREE;
         errors += *slot_prev_free(block) != prev;
-        if (span < MIN_SPAN || span > MAX_SPAN) { /* do not follow a damaged size */
+        if (span < MIN_SPAN || span > MAX_SPAN || !node_readable(heap, after)) {
+            /* do not follow a damaged size (or one leading out of the pools) */
             errors++;
             continue;
         }
