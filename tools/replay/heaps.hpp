@@ -115,8 +115,11 @@ bool m4_image_exists(const std::string &image, const heap_options &options);
 // built, the Cortex-M4 image exists.
 bool heap_available(const std::string &spec, const heap_options &options);
 
-// The instruction counter of the insncount valgrind tool (0 outside it).
+// Whether this process runs under the insncount valgrind tool.
 bool running_under_insncount();
+// Under the tool: count a known function as the heaps' calls are counted; true when the
+// counts are exact (`report` says what was counted).
+bool check_counter(std::string &report);
 
 } // namespace replay
 

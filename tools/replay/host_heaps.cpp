@@ -15,14 +15,22 @@
 #include "timed_call.hpp"
 #include "tlsf_backend.h"
 
-// A function that only returns: the calibration of every counted call (timed_call.hpp).
-#if defined(__x86_64__) || defined(__aarch64__)
+// A function that only returns: the calibration of every counted call (timed_call.hpp); and
+// one of five instructions, to prove the counts exact (--check-counter).
+#if defined(__x86_64__)
 __asm__(".text\n"
         ".globl tlsf_replay_empty_function\n"
         ".type tlsf_replay_empty_function, @function\n"
         "tlsf_replay_empty_function:\n"
         "\tret\n"
-        ".size tlsf_replay_empty_function, .-tlsf_replay_empty_function\n");
+        ".size tlsf_replay_empty_function, .-tlsf_replay_empty_function\n"
+        ".globl tlsf_replay_five_function\n"
+        ".type tlsf_replay_five_function, @function\n"
+        "tlsf_replay_five_function:\n"
+        "\tnop\n\tnop\n\tnop\n\tnop\n\tret\n"
+        ".size tlsf_replay_five_function, .-tlsf_replay_five_function\n");
+extern "C" void *tlsf_replay_five_function(void *, std::size_t);
+#define TLSF_REPLAY_HAVE_FIVE 1
 #else
 extern "C" void tlsf_replay_empty_function(void) {
 }
@@ -361,6 +369,27 @@ bool heap_available(const std::string &spec, const heap_options &options) {
     if (spec == "mimalloc") return false;
 #endif
     return true;
+}
+
+bool check_counter(std::string &report) {
+#if defined(TLSF_REPLAY_HAVE_INSNCOUNT) && defined(TLSF_REPLAY_HAVE_FIVE)
+    // Counted as the heaps' calls are: a function of five instructions must count 5, with
+    // every signature's calibration, whatever ran before.
+    std::uint64_t count = 0;
+    void *(*five)(void *, std::size_t) = &tlsf_replay_five_function;
+    call_counting(true, count, five, static_cast<void *>(nullptr), std::size_t{0});
+    const std::uint64_t first = count;
+    call_counting(true, count, five, static_cast<void *>(nullptr), std::size_t{1});
+    auto empty = reinterpret_cast<void (*)(void *)>(&tlsf_replay_empty_function);
+    std::uint64_t empty_count = 0;
+    call_counting(true, empty_count, empty, static_cast<void *>(nullptr));
+    report = "five-instruction function: " + std::to_string(first) + " and " +
+             std::to_string(count) + "; empty function: " + std::to_string(empty_count);
+    return first == 5 && count == 5 && empty_count == 1;
+#else
+    report = "no instruction counter in this build";
+    return false;
+#endif
 }
 
 bool running_under_insncount() {

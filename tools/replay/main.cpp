@@ -65,6 +65,8 @@ struct options {
     // --worker: count one heap's calls under valgrind and write them to counts_path.
     std::string worker_spec, counts_path;
     std::uint64_t worker_bytes = 0;
+    bool check_counter = false;        // --check-counter: prove the counts exact
+    bool worker_check_counter = false; // the worker's side of it
 };
 
 void usage(std::FILE *out) {
@@ -162,6 +164,10 @@ bool parse_options(int argc, char **argv, options &o) {
         } else if (arg == "--worker-counts") {
             if ((v = value("--worker-counts")) == nullptr) return false;
             o.counts_path = v;
+        } else if (arg == "--check-counter") {
+            o.check_counter = true;
+        } else if (arg == "--worker-check-counter") {
+            o.worker_check_counter = true;
         } else if (arg == "--help" || arg == "-h") {
             usage(stdout);
             std::exit(exit_ok);
@@ -176,7 +182,7 @@ bool parse_options(int argc, char **argv, options &o) {
             return false;
         }
     }
-    if (o.trace_path.empty()) {
+    if (o.trace_path.empty() && !o.check_counter && !o.worker_check_counter) {
         std::fprintf(stderr, "tlsf-replay: no trace given\n");
         return false;
     }
@@ -228,38 +234,14 @@ std::string why_no_host_counts() {
     return "";
 }
 
-bool count_under_valgrind(const options &o, const std::string &spec, std::uint64_t bytes,
-                          std::size_t calls, std::vector<std::uint32_t> &counts,
-                          std::string &error) {
-    char counts_path[] = "/tmp/tlsf-replay-counts-XXXXXX";
-    const int fd = mkstemp(counts_path);
-    if (fd < 0) {
-        error = "cannot make a temporary file";
-        return false;
-    }
-    close(fd);
+// Runs this program under `valgrind --tool=insncount` with `worker_args`; its exit status,
+// or -1 when it could not start.
+int spawn_worker(std::vector<std::string> worker_args) {
     char self[PATH_MAX];
     const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     self[n > 0 ? n : 0] = '\0';
-    const std::string heap_bytes = std::to_string(bytes ? bytes : 1);
-    const std::string max_heap = std::to_string(o.heaps.max_heap);
-    std::vector<std::string> args = {valgrind_program(),
-                                     "--tool=insncount",
-                                     "-q",
-                                     self,
-                                     "--worker",
-                                     spec,
-                                     "--worker-counts",
-                                     counts_path,
-                                     "--max-heap",
-                                     max_heap,
-                                     "--backends",
-                                     o.heaps.backends_dir,
-                                     o.trace_path};
-    if (bytes != 0) {
-        args.push_back("--worker-heap");
-        args.push_back(heap_bytes);
-    }
+    std::vector<std::string> args = {valgrind_program(), "--tool=insncount", "-q", self};
+    args.insert(args.end(), worker_args.begin(), worker_args.end());
     std::vector<char *> argv;
     for (std::string &a : args)
         argv.push_back(&a[0]);
@@ -279,19 +261,39 @@ bool count_under_valgrind(const options &o, const std::string &spec, std::uint64
     for (std::string &e : env_strings)
         envp.push_back(&e[0]);
     envp.push_back(nullptr);
-
+    std::fflush(nullptr);
     pid_t child = 0;
-    if (posix_spawn(&child, argv[0], nullptr, nullptr, argv.data(), envp.data()) != 0) {
-        error = "cannot start " + valgrind_program();
-        unlink(counts_path);
-        return false;
-    }
+    if (posix_spawn(&child, argv[0], nullptr, nullptr, argv.data(), envp.data()) != 0) return -1;
     int status = 0;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        error = "the counting run under valgrind failed (exit " +
-                std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")";
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+bool count_under_valgrind(const options &o, const std::string &spec, std::uint64_t bytes,
+                          std::size_t calls, std::vector<std::uint32_t> &counts,
+                          std::string &error) {
+    char counts_path[] = "/tmp/tlsf-replay-counts-XXXXXX";
+    const int fd = mkstemp(counts_path);
+    if (fd < 0) {
+        error = "cannot make a temporary file";
+        return false;
+    }
+    close(fd);
+    std::vector<std::string> args = {"--worker",        spec,
+                                     "--worker-counts", counts_path,
+                                     "--max-heap",      std::to_string(o.heaps.max_heap),
+                                     "--backends",      o.heaps.backends_dir,
+                                     o.trace_path};
+    if (bytes != 0) {
+        args.push_back("--worker-heap");
+        args.push_back(std::to_string(bytes));
+    }
+    const int status = spawn_worker(args);
+    if (status != 0) {
+        error = status < 0 ? "cannot start " + valgrind_program()
+                           : "the counting run under valgrind failed (exit " +
+                                 std::to_string(status) + ")";
         unlink(counts_path);
         return false;
     }
@@ -426,6 +428,30 @@ int main(int argc, char **argv) {
     if (!parse_options(argc, argv, o)) {
         usage(stderr);
         return exit_usage;
+    }
+    if (o.worker_check_counter) {
+        std::string report;
+        const bool exact = check_counter(report);
+        std::printf("%s\n", report.c_str());
+        return exact ? exit_ok : exit_usage;
+    }
+    if (o.check_counter) {
+        const std::string problem = why_no_host_counts();
+        if (!problem.empty()) {
+            std::printf("no host instruction counts: %s\n", problem.c_str());
+            return exit_usage;
+        }
+        const int status = spawn_worker({"--worker-check-counter"});
+        std::printf("%s\n", status == 0 ? "counts are exact" : "counts are NOT exact");
+        return status == 0 ? exit_ok : exit_usage;
+    }
+    {
+        struct stat info;
+        if (stat(o.trace_path.c_str(), &info) != 0) {
+            std::fprintf(stderr, "tlsf-replay: %s: %s\n", o.trace_path.c_str(),
+                         std::strerror(errno));
+            return exit_usage;
+        }
     }
     trace_data trace;
     std::string error;

@@ -32,7 +32,10 @@ run_result run_trace(heap &h, const trace_data &trace, std::uint64_t bytes, std:
             got = h.allocate_aligned(std::uint64_t{1} << c.align_log2, c.size);
             break;
         case TLSF_TRACE_REALLOC:
-            got = h.reallocate(handles[c.old_block], c.size);
+            // realloc(p, 0) frees p on glibc and TLSF, and hands out a block elsewhere: a
+            // recorded one that returned a block is replayed as a realloc to 1 byte, which
+            // every heap serves with its smallest block.
+            got = h.reallocate(handles[c.old_block], c.size == 0 ? 1 : c.size);
             break;
         default: // TLSF_TRACE_FREE
             h.release(handles[c.block]);
