@@ -72,10 +72,15 @@ TEST(TraceReader, HeaderProblemsEachHaveTheirStatus) {
     bad[9] = 5;
     EXPECT_EQ(first_error(bad), TLSF_TRACE_READ_BAD_HEADER);
     bad = good;
-    bad[11] = 1;
-    EXPECT_EQ(first_error(bad), TLSF_TRACE_READ_BAD_HEADER);
-    bad = good;
     std::memset(&bad[12], 0, 4);
+    EXPECT_EQ(first_error(bad), TLSF_TRACE_READ_BAD_HEADER);
+    bad = good; // an id width of 0, of 5, and one too narrow for the slots
+    bad[11] = 0;
+    EXPECT_EQ(first_error(bad), TLSF_TRACE_READ_BAD_HEADER);
+    bad[11] = 5;
+    EXPECT_EQ(first_error(bad), TLSF_TRACE_READ_BAD_HEADER);
+    bad[11] = 1;
+    bad[13] = 1; // 64 + 256 slots
     EXPECT_EQ(first_error(bad), TLSF_TRACE_READ_BAD_HEADER);
 }
 

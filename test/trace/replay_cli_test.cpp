@@ -168,14 +168,15 @@ TEST(ReplayCli, BadTracesExitTwoWithTheReason) {
     std::vector<unsigned char> corrupt = good;
     corrupt[TLSF_TRACE_HEADER_BYTES] = 0x0C; // the first record's tag: no such operation
     cases.push_back({"corrupt", corrupt, "corrupt record"});
-    // A free of an id no block has: the header of a good trace, then FREE id 3.
+    // A free of an id no block has: the header of a good trace (ids of two bytes), then FREE
+    // id 3.
     std::vector<unsigned char> unknown(good.begin(), good.begin() + TLSF_TRACE_HEADER_BYTES);
-    unknown.push_back(TLSF_TRACE_FREE);
-    unknown.push_back(3);
+    ASSERT_EQ(good[11], 2);
+    unknown.insert(unknown.end(), {TLSF_TRACE_FREE, 3, 0});
     cases.push_back({"unknown-free", unknown, "free of unknown id 3"});
     std::vector<unsigned char> unknown_realloc(good.begin(),
                                                good.begin() + TLSF_TRACE_HEADER_BYTES);
-    unknown_realloc.insert(unknown_realloc.end(), {TLSF_TRACE_REALLOC, 5, 16, 1});
+    unknown_realloc.insert(unknown_realloc.end(), {TLSF_TRACE_REALLOC, 5, 0, 16, 1, 0});
     cases.push_back({"unknown-realloc", unknown_realloc, "realloc of unknown id 5"});
     // An END whose totals disagree with the records.
     memory_recorder lying;

@@ -49,7 +49,7 @@ struct memory_recorder {
         return 0;
     }
 
-    tlsf_trace_stats_t stats() const {
+    tlsf_trace_stats_t stats() {
         tlsf_trace_stats_t s{};
         tlsf_trace_get_stats(trace, &s);
         return s;

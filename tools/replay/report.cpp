@@ -102,6 +102,9 @@ void print_report(std::FILE *out, const trace_data &trace, const std::vector<hea
                  with_commas(trace.peak_call + 1).c_str(), trace.marks.empty() ? "" : ", in ",
                  trace.marks.empty() ? "" : mark_before(trace, trace.peak_call).c_str(),
                  with_commas(trace.block_numbers).c_str());
+    if (trace.untracked_frees != 0)
+        std::fprintf(out, "%s frees of blocks allocated before the recording started: left out\n",
+                     with_commas(trace.untracked_frees).c_str());
     if (!trace.has_end)
         std::fprintf(out, "note: the trace has no END record: the recording lost its tail (the "
                           "program did not exit through its destructors)\n");

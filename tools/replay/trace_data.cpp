@@ -9,19 +9,26 @@
 namespace replay {
 namespace {
 
+std::string hex(std::uint64_t value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(value));
+    return text;
+}
+
 std::string where(std::uint64_t record, std::size_t offset) {
     return " (record " + std::to_string(record + 1) + ", byte offset " + std::to_string(offset) +
            ")";
 }
 
-// The recorder's id -> the dense block number, for the live blocks; and the free numbers.
+// The recorder's id (or, by address, the block's address) -> the dense block number, for
+// the live blocks; and the free numbers.
 class block_map {
   public:
-    bool live(std::uint32_t id) const { return numbers_.count(id) != 0; }
-    std::uint32_t number_of(std::uint32_t id) const { return numbers_.at(id); }
-    std::uint64_t size_of(std::uint32_t id) const { return sizes_.at(id); }
+    bool live(std::uint64_t key) const { return numbers_.count(key) != 0; }
+    std::uint32_t number_of(std::uint64_t key) const { return numbers_.at(key); }
+    std::uint64_t size_of(std::uint64_t key) const { return sizes_.at(key); }
 
-    std::uint32_t add(std::uint32_t id, std::uint64_t size) {
+    std::uint32_t add(std::uint64_t key, std::uint64_t size) {
         std::uint32_t number;
         if (!free_numbers_.empty()) {
             number = free_numbers_.back();
@@ -29,23 +36,23 @@ class block_map {
         } else {
             number = next_++;
         }
-        numbers_[id] = number;
-        sizes_[id] = size;
+        numbers_[key] = number;
+        sizes_[key] = size;
         return number;
     }
 
-    void remove(std::uint32_t id) {
-        free_numbers_.push_back(numbers_.at(id));
-        numbers_.erase(id);
-        sizes_.erase(id);
+    void remove(std::uint64_t key) {
+        free_numbers_.push_back(numbers_.at(key));
+        numbers_.erase(key);
+        sizes_.erase(key);
     }
 
     std::uint32_t numbers_used() const { return next_; }
     std::size_t live_count() const { return numbers_.size(); }
 
   private:
-    std::unordered_map<std::uint32_t, std::uint32_t> numbers_;
-    std::unordered_map<std::uint32_t, std::uint64_t> sizes_;
+    std::unordered_map<std::uint64_t, std::uint32_t> numbers_;
+    std::unordered_map<std::uint64_t, std::uint64_t> sizes_;
     std::vector<std::uint32_t> free_numbers_; // a stack: the lowest recently freed first
     std::uint32_t next_ = 0;
 };
@@ -78,7 +85,8 @@ bool load_trace(const std::string &path, trace_data &out, std::string &error) {
     out.header = reader.header;
 
     block_map blocks;
-    std::uint64_t live = 0;
+    std::uint64_t live = 0, heap_records = 0;
+    const bool by_address = (out.header.flags & TLSF_TRACE_BY_ADDRESS) != 0;
     tlsf_trace_event_t event;
     for (;;) {
         const std::size_t offset = reader.offset;
@@ -93,6 +101,12 @@ bool load_trace(const std::string &path, trace_data &out, std::string &error) {
             error = path + ": " + what + where(record, offset);
             return false;
         };
+        if (event.op != TLSF_TRACE_MARK && event.op != TLSF_TRACE_END) ++heap_records;
+        // By address, a block is its address; otherwise its id.
+        const std::uint64_t key = by_address ? event.address : event.id;
+        const std::uint64_t old_key = by_address ? event.old_address : event.old_id;
+        const std::string named =
+            by_address ? "address 0x" + hex(key) : "id " + std::to_string(key);
         call c;
         c.op = static_cast<std::uint8_t>(event.op);
         c.failed = event.failed != 0;
@@ -104,16 +118,18 @@ bool load_trace(const std::string &path, trace_data &out, std::string &error) {
             continue;
         case TLSF_TRACE_END: {
             out.has_end = true;
-            out.untracked_frees = event.end_untracked_frees;
+            if (!by_address) out.untracked_frees = event.end_untracked_frees;
             if (event.table_full)
                 return bad("the recording stopped early: the recorder's table of live blocks was "
                            "full after " +
                            std::to_string(event.end_calls) +
                            " calls (give the recorder more memory)");
             std::string totals;
-            if (event.end_calls != out.calls.size())
+            if (event.end_calls != heap_records)
                 totals = "calls " + std::to_string(event.end_calls) + " against " +
-                         std::to_string(out.calls.size());
+                         std::to_string(heap_records);
+            else if (by_address)
+                totals = ""; // the recorder kept no table: it knows only its calls
             else if (event.end_live_blocks != blocks.live_count())
                 totals = "live blocks " + std::to_string(event.end_live_blocks) + " against " +
                          std::to_string(blocks.live_count());
@@ -129,35 +145,50 @@ bool load_trace(const std::string &path, trace_data &out, std::string &error) {
             continue;
         }
         case TLSF_TRACE_FREE:
-            if (!blocks.live(event.id))
-                return bad("free of unknown id " + std::to_string(event.id) +
-                           " (no live block has it)");
-            c.block = blocks.number_of(event.id);
-            c.size = blocks.size_of(event.id);
-            live -= blocks.size_of(event.id);
-            blocks.remove(event.id);
+            if (!blocks.live(key)) {
+                // By address, a block allocated before the recording started; with ids the
+                // recorder never writes such a free: the trace is wrong.
+                if (by_address) {
+                    out.untracked_frees++;
+                    continue;
+                }
+                return bad("free of unknown " + named + " (no live block has it)");
+            }
+            c.block = blocks.number_of(key);
+            c.size = blocks.size_of(key);
+            live -= blocks.size_of(key);
+            blocks.remove(key);
             break;
         case TLSF_TRACE_REALLOC:
-            if (!blocks.live(event.old_id))
-                return bad("realloc of unknown id " + std::to_string(event.old_id) +
-                           " (no live block has it)");
-            c.old_block = blocks.number_of(event.old_id);
+            if (!blocks.live(old_key)) {
+                if (!by_address)
+                    return bad("realloc of unknown id " + std::to_string(old_key) +
+                               " (no live block has it)");
+                // A block from before the recording: its new size is a new block.
+                out.untracked_frees++;
+                c.op = TLSF_TRACE_MALLOC;
+                if (!event.failed) {
+                    c.block = blocks.add(key, event.size);
+                    live += event.size;
+                }
+                break;
+            }
+            c.old_block = blocks.number_of(old_key);
             if (!event.failed) {
-                live -= blocks.size_of(event.old_id);
-                blocks.remove(event.old_id);
-                if (blocks.live(event.id))
-                    return bad("realloc returns id " + std::to_string(event.id) +
-                               ", which is still live");
-                c.block = blocks.add(event.id, event.size);
+                live -= blocks.size_of(old_key);
+                blocks.remove(old_key);
+                if (blocks.live(key))
+                    return bad("realloc returns " + named + ", which is still live");
+                c.block = blocks.add(key, event.size);
                 live += event.size;
             }
             break;
         default: // MALLOC, CALLOC, MEMALIGN
             if (!event.failed) {
-                if (blocks.live(event.id))
-                    return bad(std::string(tlsf_trace_op_name(event.op)) + " returns id " +
-                               std::to_string(event.id) + ", which is still live");
-                c.block = blocks.add(event.id, event.size);
+                if (blocks.live(key))
+                    return bad(std::string(tlsf_trace_op_name(event.op)) + " returns " + named +
+                               ", which is still live");
+                c.block = blocks.add(key, event.size);
                 live += event.size;
             }
             break;

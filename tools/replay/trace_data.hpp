@@ -46,7 +46,8 @@ struct trace_data {
     std::uint32_t block_numbers = 0;       // blocks live at once at most: handles needed
     std::uint64_t records = 0;             // records of any kind
     bool has_end = false;                  // the recording ended with its summary
-    std::uint64_t untracked_frees = 0;     // from the END record
+    std::uint64_t untracked_frees = 0;     // frees of blocks from before the recording (the END
+                                           // record's count, or by address the loader's)
     std::uint64_t file_bytes = 0;
 };
 

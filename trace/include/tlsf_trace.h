@@ -11,16 +11,22 @@
  * the C++ default heap and the FreeRTOS port are compiled in only when asked for
  * (docs/trace.md, "Hooks").
  *
+ * Two ways to name a block. With a table (the default), a free names the block by a small id
+ * and the recorder knows how many bytes it gives back: the trace carries the recorder's own
+ * totals, which a replay must reproduce, and frees of blocks allocated before recording
+ * started are left out. By address (config.name_by_address), every record carries the
+ * block's address instead, and the recorder keeps no table: a call costs the encoding of one
+ * record and nothing else, which is what the drop-in malloc records a whole program with; the
+ * replay then tells the blocks apart, and ignores the frees of blocks it never saw allocated.
+ *
  * Memory and cost. Everything lives in memory the caller gives to tlsf_trace_create: the
  * recorder's state, a staging buffer for the encoded records (handed to the sink whenever it
- * is full), and a table of the live blocks, which maps an address to the block's id and
- * requested size. The table is what makes the trace replayable and its totals checkable:
- * a free names the block by its small id and the recorder knows how many bytes it gives
- * back. Every call is bounded: at most TLSF_TRACE_PROBES slots of the table are read (open
- * addressing, linear probing, freed slots left as tombstones that the next insertion in
- * their window reuses, so nothing ever moves and an id stays the block's slot), plus the
- * encoding of one record (at most TLSF_TRACE_RECORD_MAX bytes) and, when the buffer is full,
- * one call of the sink. When the window of a new block holds only live blocks the table is
+ * is full), and, unless blocks are named by address, the table of the live blocks, which maps
+ * an address to the block's id and requested size. Every call is bounded: at most TLSF_TRACE_PROBES
+ * slots of the table are read (open addressing, linear probing, freed slots left as tombstones that
+ * the next insertion in their window reuses, so nothing ever moves and an id stays the block's
+ * slot), plus the encoding of one record (at most TLSF_TRACE_RECORD_MAX bytes) and, when the buffer
+ * is full, one call of the sink. When the window of a new block holds only live blocks the table is
  * full: recording stops there, and the trace says so (a replay then refuses it). Give the
  * table at least twice as many slots as the program has live blocks at its peak.
  *
@@ -41,16 +47,18 @@
  *    0  8  magic "TLSFtrc" followed by the version byte 0x01
  *    8  1  flags: bit 0 TLSF_TRACE_TIMES (every record starts with a time delta),
  *                 bit 1 TLSF_TRACE_ADDRESSES (every successful allocation carries its
- *                 address); the other bits are 0
+ *                 address), bit 2 TLSF_TRACE_BY_ADDRESS (blocks are named by address, not
+ *                 id: implies bit 1); the other bits are 0
  *    9  1  pointer size of the recording program, in bytes (4 or 8)
  *   10  1  log2 of the recording heap's alignment (0: unknown)
- *   11  1  0
- *   12  4  the table's slot count: every id is below it
+ *   11  1  the width of an id in bytes, 1 to 4: the fewest that hold every id (0 by address)
+ *   12  4  the table's slot count: every id is below it (0 by address)
  *   16  8  clock ticks per second of the time deltas (0: unknown, or no times)
  *
  * Records follow, each starting with a tag byte: the operation in bits 0-3, TLSF_TRACE_FAILED
  * (0x10) on an allocation that returned NULL, TLSF_TRACE_TABLE_FULL (0x20) on the end record
- * of a recording the table stopped; bits 6-7 are 0. Then, in this order:
+ * of a recording the table stopped; bits 6-7 are 0. Then, in this order (an "id" is a
+ * little-endian number of the header's id width):
  *   - with TLSF_TRACE_TIMES: varint, the clock's advance since the previous record;
  *   - per operation:
  *       MALLOC    varint size;                       unless failed: varint id [, address]
@@ -65,6 +73,10 @@
  *                 after the table filled; the last record of a trace
  *   - an address is a zigzag varint of its difference to the previous address recorded
  *     (zigzag: 2d for d >= 0, -2d - 1 for d < 0, modulo 2^64).
+ * By address (TLSF_TRACE_BY_ADDRESS) every "id" above is an address instead, and the
+ * addresses are always there: MALLOC size, address; REALLOC old address, size [, address];
+ * FREE address. The END record's live blocks, live and peak live bytes and untracked frees
+ * are then 0: the recorder does not know them.
  * Sizes are requested sizes; live bytes are the sum of the requested sizes of the live
  * blocks. An id is live from the record that returns it to the FREE or successful REALLOC
  * that names it. Frees of pointers the recorder never saw allocated (before recording started,
@@ -85,8 +97,9 @@ extern "C" {
 /* ---- Format constants (see above) --------------------------------------------------------- */
 #define TLSF_TRACE_VERSION 1
 #define TLSF_TRACE_HEADER_BYTES 24
-#define TLSF_TRACE_TIMES 0x01u     /* header flag */
-#define TLSF_TRACE_ADDRESSES 0x02u /* header flag */
+#define TLSF_TRACE_TIMES 0x01u      /* header flag */
+#define TLSF_TRACE_ADDRESSES 0x02u  /* header flag */
+#define TLSF_TRACE_BY_ADDRESS 0x04u /* header flag */
 
 enum tlsf_trace_op {
     TLSF_TRACE_MALLOC = 1,
@@ -106,6 +119,16 @@ enum tlsf_trace_op {
 #define TLSF_TRACE_RECORD_MAX (1 + 10 + 1 + TLSF_TRACE_LABEL_MAX)
 /* Slots read at most per call (the bound of every call's table work). */
 #define TLSF_TRACE_PROBES 64
+/* Calls noted before their table work is done together (tlsf_trace.c: the slots' cache misses
+ * then overlap): 32 on 64-bit targets, 1 (at once) elsewhere, where memory is scarce and
+ * caches small. A compile-time setting of the recorder. */
+#ifndef TLSF_TRACE_BATCH
+#if UINTPTR_MAX > 0xFFFFFFFFu
+#define TLSF_TRACE_BATCH 32
+#else
+#define TLSF_TRACE_BATCH 1
+#endif
+#endif
 
 /* ---- The recorder --------------------------------------------------------------------------- */
 
@@ -129,6 +152,9 @@ typedef struct tlsf_trace_config {
     size_t buffer_bytes;       /* staging buffer: at least TLSF_TRACE_RECORD_MAX (0: 1 KiB) */
     unsigned heap_align_log2;  /* the recording heap's alignment, for the reader (0: unknown) */
     int record_addresses;      /* 1: allocations carry their address (TLSF_TRACE_ADDRESSES) */
+    int memory_is_zero;        /* 1: the memory is all zero bytes (fresh from mmap): the
+                                  table is not cleared, its untouched pages stay unused */
+    int name_by_address;       /* 1: no table, blocks named by address (TLSF_TRACE_BY_ADDRESS) */
 } tlsf_trace_config_t;
 
 /* A recorder: it lives in the memory given to tlsf_trace_create. */
@@ -152,18 +178,20 @@ typedef struct tlsf_trace_stats {
 /*
  * tlsf_trace_memory_bytes: the memory tlsf_trace_create needs for a table of at least
  * `slots` slots (rounded up to a power of two; give twice the live blocks expected at the
- * peak) and a staging buffer of `buffer_bytes` (0: 1 KiB), alignment slack included. 0 if the
- * sum overflows size_t or `slots` is 0.
+ * peak; 0 for a recorder that names blocks by address, which has no table) and a staging
+ * buffer of `buffer_bytes` (0: 1 KiB), alignment slack included. 0 if the sum overflows
+ * size_t or `slots` is above 2^31.
  */
 size_t tlsf_trace_memory_bytes(size_t slots, size_t buffer_bytes);
 
 /*
  * tlsf_trace_create: build a recorder in `memory` (`bytes` bytes, any alignment), whose table
- * takes the largest power-of-two slot count that fits after the state and the staging buffer,
- * and write the header through the staging buffer (the sink first hears of it when the buffer
- * fills or on tlsf_trace_flush). Returns the recorder, or NULL if `memory` or `config` or its
- * sink is NULL, `config->buffer_bytes` is below TLSF_TRACE_RECORD_MAX (and not 0), or the
- * memory holds fewer than 16 slots. The recorder holds no other resource.
+ * takes the largest power-of-two slot count that fits after the state and the staging buffer
+ * (none by address), and write the header through the staging buffer (the sink first hears
+ * of it when the buffer fills or on tlsf_trace_flush). Returns the recorder, or NULL if
+ * `memory` or `config` or its sink is NULL, `config->buffer_bytes` is below
+ * TLSF_TRACE_RECORD_MAX (and not 0), or the memory holds fewer than 16 slots (by address:
+ * not the state and the buffer). The recorder holds no other resource.
  */
 tlsf_trace_t *tlsf_trace_create(void *memory, size_t bytes, const tlsf_trace_config_t *config);
 
@@ -215,8 +243,9 @@ int tlsf_trace_flush(tlsf_trace_t *trace);
  */
 int tlsf_trace_finish(tlsf_trace_t *trace);
 
-/* tlsf_trace_get_stats: the totals so far. NULL arguments are ignored. */
-void tlsf_trace_get_stats(const tlsf_trace_t *trace, tlsf_trace_stats_t *stats);
+/* tlsf_trace_get_stats: the totals so far (the queued calls are recorded first). NULL
+ * arguments are ignored. */
+void tlsf_trace_get_stats(tlsf_trace_t *trace, tlsf_trace_stats_t *stats);
 
 #ifdef __cplusplus
 }

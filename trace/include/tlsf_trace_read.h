@@ -27,22 +27,25 @@ typedef struct tlsf_trace_header {
     unsigned flags;            /* TLSF_TRACE_TIMES, TLSF_TRACE_ADDRESSES */
     unsigned pointer_bytes;    /* of the recording program */
     unsigned heap_align_log2;  /* of the recording heap, 0 if unknown */
+    unsigned id_bytes;         /* the width of an id in the records */
     uint32_t slots;            /* every id is below this */
     uint64_t ticks_per_second; /* 0 if unknown */
 } tlsf_trace_header_t;
 
 /* One decoded record. Fields an operation does not carry are 0. */
 typedef struct tlsf_trace_event {
-    unsigned op;         /* enum tlsf_trace_op */
-    int failed;          /* allocations: 1 when the call returned NULL */
-    uint64_t time;       /* the clock's value (the sum of the deltas so far), with times */
-    uint64_t size;       /* requested bytes (CALLOC: the product) */
-    unsigned align_log2; /* MEMALIGN */
-    uint32_t id;         /* the block returned (allocations that succeeded) or freed (FREE) */
-    uint32_t old_id;     /* REALLOC: the block given */
-    uint64_t address;    /* with addresses: the block's address (allocations that succeeded) */
-    const char *label;   /* MARK: the label (not NUL-terminated), pointing into the data */
-    size_t label_length; /* MARK */
+    unsigned op;          /* enum tlsf_trace_op */
+    int failed;           /* allocations: 1 when the call returned NULL */
+    uint64_t time;        /* the clock's value (the sum of the deltas so far), with times */
+    uint64_t size;        /* requested bytes (CALLOC: the product) */
+    unsigned align_log2;  /* MEMALIGN */
+    uint32_t id;          /* the block returned (allocations that succeeded) or freed (FREE) */
+    uint32_t old_id;      /* REALLOC: the block given */
+    uint64_t address;     /* with addresses: the block's address (allocations that succeeded;
+                             by address also FREE's block) */
+    uint64_t old_address; /* by address: REALLOC's block given */
+    const char *label;    /* MARK: the label (not NUL-terminated), pointing into the data */
+    size_t label_length;  /* MARK */
     /* END: the recorder's totals (tlsf_trace_stats_t) */
     int table_full;
     uint64_t end_calls, end_live_blocks, end_live_bytes, end_peak_live_bytes;

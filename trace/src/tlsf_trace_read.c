@@ -48,9 +48,12 @@ static uint64_t get_varint(cursor_t *c) {
 }
 
 static uint32_t get_id(cursor_t *c, const tlsf_trace_header_t *header) {
-    uint64_t id = get_varint(c);
+    uint32_t id = 0;
+    unsigned k;
+    for (k = 0; k < header->id_bytes; ++k)
+        id |= (uint32_t)get_byte(c) << (8 * k);
     if (c->status == TLSF_TRACE_READ_OK && id >= header->slots) c->status = TLSF_TRACE_READ_BAD_ID;
-    return (uint32_t)id;
+    return id;
 }
 
 tlsf_trace_read_status_t tlsf_trace_reader_open(tlsf_trace_reader_t *reader, const void *data,
@@ -77,25 +80,35 @@ tlsf_trace_read_status_t tlsf_trace_reader_open(tlsf_trace_reader_t *reader, con
     reader->header.flags = bytes[8];
     reader->header.pointer_bytes = bytes[9];
     reader->header.heap_align_log2 = bytes[10];
+    reader->header.id_bytes = bytes[11];
     reader->header.slots = trace_get_u32(bytes + 12);
     reader->header.ticks_per_second = trace_get_u64(bytes + 16);
-    if ((bytes[8] & ~(TLSF_TRACE_TIMES | TLSF_TRACE_ADDRESSES)) != 0 ||
-        (bytes[9] != 4 && bytes[9] != 8) || bytes[10] >= 64 || bytes[11] != 0 ||
-        reader->header.slots == 0)
+    if ((bytes[8] & ~(TLSF_TRACE_TIMES | TLSF_TRACE_ADDRESSES | TLSF_TRACE_BY_ADDRESS)) != 0 ||
+        (bytes[9] != 4 && bytes[9] != 8) || bytes[10] >= 64)
+        return reader->status = TLSF_TRACE_READ_BAD_HEADER;
+    if ((bytes[8] & TLSF_TRACE_BY_ADDRESS)
+            ? !(bytes[8] & TLSF_TRACE_ADDRESSES) || bytes[11] != 0 || reader->header.slots != 0
+            : bytes[11] < 1 || bytes[11] > 4 || reader->header.slots == 0 ||
+                  (bytes[11] < 4 && reader->header.slots > (uint32_t)1 << (8 * bytes[11])))
         return reader->status = TLSF_TRACE_READ_BAD_HEADER;
     reader->offset = TLSF_TRACE_HEADER_BYTES;
     reader->status = TLSF_TRACE_READ_OK;
     return TLSF_TRACE_READ_OK;
 }
 
-/* The allocation's result: id and, with addresses, the address. */
+static uint64_t get_address(cursor_t *c, tlsf_trace_reader_t *reader) {
+    reader->address += trace_unzigzag(get_varint(c));
+    return reader->address;
+}
+
+static int by_address(const tlsf_trace_reader_t *reader) {
+    return (reader->header.flags & TLSF_TRACE_BY_ADDRESS) != 0;
+}
+
+/* The allocation's result: its id (none by address) and, with addresses, its address. */
 static void get_result(cursor_t *c, tlsf_trace_reader_t *reader, tlsf_trace_event_t *event) {
-    event->id = get_id(c, &reader->header);
-    if (reader->header.flags & TLSF_TRACE_ADDRESSES) {
-        uint64_t delta = trace_unzigzag(get_varint(c));
-        reader->address += delta;
-        event->address = reader->address;
-    }
+    if (!by_address(reader)) event->id = get_id(c, &reader->header);
+    if (reader->header.flags & TLSF_TRACE_ADDRESSES) event->address = get_address(c, reader);
 }
 
 tlsf_trace_read_status_t tlsf_trace_read(tlsf_trace_reader_t *reader, tlsf_trace_event_t *event) {
@@ -135,12 +148,18 @@ tlsf_trace_read_status_t tlsf_trace_read(tlsf_trace_reader_t *reader, tlsf_trace
         if (!event->failed) get_result(&c, reader, event);
         break;
     case TLSF_TRACE_REALLOC:
-        event->old_id = get_id(&c, &reader->header);
+        if (by_address(reader))
+            event->old_address = get_address(&c, reader);
+        else
+            event->old_id = get_id(&c, &reader->header);
         event->size = get_varint(&c);
         if (!event->failed) get_result(&c, reader, event);
         break;
     case TLSF_TRACE_FREE:
-        event->id = get_id(&c, &reader->header);
+        if (by_address(reader))
+            event->address = get_address(&c, reader);
+        else
+            event->id = get_id(&c, &reader->header);
         break;
     case TLSF_TRACE_MARK:
         event->label_length = get_byte(&c);
