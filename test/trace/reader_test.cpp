@@ -74,6 +74,13 @@ TEST(TraceReader, HeaderProblemsEachHaveTheirStatus) {
     bad = good;
     std::memset(&bad[12], 0, 4);
     EXPECT_EQ(first_error(bad), TLSF_TRACE_READ_BAD_HEADER);
+    bad = good; // by address, but with a table's id width and slots
+    bad[8] |= TLSF_TRACE_BY_ADDRESS;
+    EXPECT_EQ(first_error(bad), TLSF_TRACE_READ_BAD_HEADER);
+    bad[11] = 0;
+    std::memset(&bad[12], 0, 4);
+    bad[8] &= static_cast<unsigned char>(~TLSF_TRACE_ADDRESSES); // by address needs addresses
+    EXPECT_EQ(first_error(bad), TLSF_TRACE_READ_BAD_HEADER);
     bad = good; // an id width of 0, of 5, and one too narrow for the slots
     bad[11] = 0;
     EXPECT_EQ(first_error(bad), TLSF_TRACE_READ_BAD_HEADER);

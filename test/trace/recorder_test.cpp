@@ -24,8 +24,11 @@ std::uint64_t ticking_clock(void *user) {
 } // namespace
 
 TEST(TraceRecorder, MemoryBytesRoundsSlotsUpAndRefusesNonsense) {
-    EXPECT_EQ(tlsf_trace_memory_bytes(0, 0), 0u);
     EXPECT_EQ(tlsf_trace_memory_bytes(SIZE_MAX, 0), 0u);
+    EXPECT_EQ(tlsf_trace_memory_bytes((std::size_t{1} << 31) + 1, 0), 0u);
+    // No table (blocks named by address): the state and the buffer only.
+    EXPECT_GT(tlsf_trace_memory_bytes(0, 0), 0u);
+    EXPECT_LT(tlsf_trace_memory_bytes(0, 0), tlsf_trace_memory_bytes(16, 0));
     EXPECT_EQ(tlsf_trace_memory_bytes(1u << 20, SIZE_MAX), 0u);
     // 17 slots round up to 32: the memory for 17 equals the memory for 32.
     EXPECT_EQ(tlsf_trace_memory_bytes(17, 0), tlsf_trace_memory_bytes(32, 0));
@@ -397,4 +400,73 @@ TEST(TraceRecorder, LiveBytesOfTheRecordsMatchTheRecorderAfterEveryCall) {
         ++call;
     }
     EXPECT_EQ(call, totals.size());
+}
+
+// ---- Blocks named by address --------------------------------------------------------------------
+
+namespace {
+
+struct address_recorder {
+    std::vector<unsigned char> bytes, memory;
+    tlsf_trace_t *trace = nullptr;
+    address_recorder() {
+        memory.resize(tlsf_trace_memory_bytes(0, 0));
+        tlsf_trace_config_t config = {};
+        config.sink = &address_recorder::sink;
+        config.sink_user = this;
+        config.name_by_address = 1;
+        trace = tlsf_trace_create(memory.data(), memory.size(), &config);
+    }
+    static int sink(void *user, const void *data, std::size_t length) {
+        auto *self = static_cast<address_recorder *>(user);
+        const auto *p = static_cast<const unsigned char *>(data);
+        self->bytes.insert(self->bytes.end(), p, p + length);
+        return 0;
+    }
+};
+
+} // namespace
+
+TEST(TraceByAddress, NeedsNoTableAndRecordsEveryCallWithItsAddresses) {
+    std::vector<unsigned char> bytes;
+    std::vector<unsigned char> memory(tlsf_trace_memory_bytes(0, 0));
+    tlsf_trace_config_t config = {};
+    config.sink = &address_recorder::sink;
+    address_recorder r;
+    ASSERT_NE(r.trace, nullptr);
+    // The memory for a table of 16 slots is not needed: less than that is enough.
+    config.sink_user = &r;
+    config.name_by_address = 1;
+    EXPECT_NE(tlsf_trace_create(memory.data(), memory.size(), &config), nullptr);
+
+    tlsf_trace_malloc(r.trace, 40, fake(0x7000));
+    tlsf_trace_memalign(r.trace, 256, 8, fake(0x9000));
+    tlsf_trace_free(r.trace, fake(0x5555)); // never allocated: recorded all the same
+    tlsf_trace_realloc(r.trace, fake(0x7000), 400, fake(0x7000));
+    tlsf_trace_realloc(r.trace, fake(0x9000), 1u << 30, nullptr);
+    tlsf_trace_free(r.trace, fake(0x7000));
+    tlsf_trace_free(r.trace, nullptr); // ignored
+    ASSERT_EQ(tlsf_trace_finish(r.trace), 0);
+    tlsf_trace_read_status_t status;
+    tlsf_trace_header_t header{};
+    const auto e = decode(r.bytes, status, &header);
+    ASSERT_EQ(status, TLSF_TRACE_READ_DONE);
+    EXPECT_EQ(header.flags, TLSF_TRACE_BY_ADDRESS | TLSF_TRACE_ADDRESSES);
+    EXPECT_EQ(header.slots, 0u);
+    EXPECT_EQ(header.id_bytes, 0u);
+    ASSERT_EQ(e.size(), 7u);
+    EXPECT_EQ(e[0].address, 0x7000u);
+    EXPECT_EQ(e[1].align_log2, 8u);
+    EXPECT_EQ(e[1].address, 0x9000u);
+    EXPECT_EQ(e[2].op, unsigned{TLSF_TRACE_FREE});
+    EXPECT_EQ(e[2].address, 0x5555u);
+    EXPECT_EQ(e[3].old_address, 0x7000u);
+    EXPECT_EQ(e[3].address, 0x7000u);
+    EXPECT_EQ(e[3].size, 400u);
+    EXPECT_TRUE(e[4].failed);
+    EXPECT_EQ(e[4].old_address, 0x9000u);
+    EXPECT_EQ(e[5].address, 0x7000u);
+    EXPECT_EQ(e[6].op, unsigned{TLSF_TRACE_END});
+    EXPECT_EQ(e[6].end_calls, 6u);
+    EXPECT_EQ(e[6].end_live_bytes, 0u); // the recorder kept no table: it does not know
 }

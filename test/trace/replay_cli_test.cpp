@@ -202,6 +202,52 @@ TEST(ReplayCli, BadTracesExitTwoWithTheReason) {
     }
 }
 
+// Named by address (the drop-in malloc's way): a free of a block the trace never allocated
+// is one from before the recording, left out and counted; an address handed out twice
+// while live is a corrupt trace.
+TEST(ReplayCli, ByAddressLeavesOutEarlierBlocksAndRefusesTwiceLive) {
+    std::vector<unsigned char> memory(tlsf_trace_memory_bytes(0, 0));
+    struct sink_state {
+        std::vector<unsigned char> bytes;
+        static int sink(void *user, const void *data, std::size_t length) {
+            auto *self = static_cast<sink_state *>(user);
+            const auto *p = static_cast<const unsigned char *>(data);
+            self->bytes.insert(self->bytes.end(), p, p + length);
+            return 0;
+        }
+    };
+    auto record = [&](bool twice) {
+        sink_state out;
+        tlsf_trace_config_t config = {};
+        config.sink = &sink_state::sink;
+        config.sink_user = &out;
+        config.name_by_address = 1;
+        tlsf_trace_t *t = tlsf_trace_create(memory.data(), memory.size(), &config);
+        tlsf_trace_free(t, fake(0x123450));                        // from before the recording
+        tlsf_trace_realloc(t, fake(0x223450), 64, fake(0x323450)); // likewise
+        tlsf_trace_malloc(t, 100, fake(0x10000));
+        if (twice) tlsf_trace_malloc(t, 100, fake(0x10000));
+        tlsf_trace_free(t, fake(0x10000));
+        tlsf_trace_free(t, fake(0x323450));
+        EXPECT_EQ(tlsf_trace_finish(t), 0);
+        return out.bytes;
+    };
+    const std::string good = write_trace("by-address", record(false));
+    const result fine = replay(good + " --no-counts --alloc tlsf");
+    EXPECT_EQ(fine.status, 0) << fine.output;
+    EXPECT_NE(fine.output.find("2 frees of blocks allocated before the recording started"),
+              std::string::npos)
+        << fine.output;
+    const std::string bad = write_trace("by-address-twice", record(true));
+    const result twice = replay(bad + " --no-counts --alloc tlsf");
+    EXPECT_EQ(twice.status, 2) << twice.output;
+    EXPECT_NE(twice.output.find("malloc returns address 0x10000, which is still live"),
+              std::string::npos)
+        << twice.output;
+    std::remove(good.c_str());
+    std::remove(bad.c_str());
+}
+
 TEST(ReplayCli, ATraceNoHeapCanHoldExitsThree) {
     memory_recorder r;
     tlsf_trace_malloc(r.trace, std::size_t{1} << 40, fake(0x1000)); // 1 TiB, and it succeeded
