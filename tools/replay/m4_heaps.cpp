@@ -38,8 +38,23 @@ class m4_heap : public heap {
     bool counts_in_process() const override { return true; }
 
     bool open(const std::string &path) {
+        path_ = path;
         if (m4_open(&m_, path.c_str(), 1) != 0 || m4_calibrate(&m_) != 0) {
             set_error(path + ": " + m_.error);
+            return false;
+        }
+        return true;
+    }
+
+    // A new emulator for each run: Unicorn 2.0.1 crashes (in tb_invalidate_phys_range) after
+    // some million calls of uc_emu_start on one engine, which a bisection reaches; a fresh
+    // engine also starts every run from the image's reset state.
+    bool fresh_engine() {
+        if (runs_++ == 0) return true; // the one open() made
+        m4_close(&m_);
+        if (m4_open(&m_, path_.c_str(), 1) != 0) {
+            set_error(name() + ": " + m_.error);
+            failed_ = true;
             return false;
         }
         return true;
@@ -73,6 +88,8 @@ class m4_heap : public heap {
     static bool fits32(uint64_t value) { return value <= UINT32_MAX; }
     m4_t m_{};
     bool failed_ = false;
+    std::string path_;
+    unsigned runs_ = 0;
 };
 
 // TLSF images: a heap of any size at the start of the arena.
@@ -102,6 +119,7 @@ class m4_tlsf_heap : public m4_heap {
         if (bytes == 0) bytes = max_bytes();
         uint32_t created = 0, pool = 0;
         if (bytes < min_ || bytes > max_bytes()) return false;
+        if (!fresh_engine()) return false;
         if (!call(api().fn_create, {base_}, created) || created == 0) return false;
         if (!call(api().fn_add_pool,
                   {created, base_ + control_, static_cast<uint32_t>(bytes - control_)}, pool) ||
@@ -169,10 +187,7 @@ class m4_c_heap : public m4_heap {
     uint64_t high_water_bytes() const override { return high_; }
 
     bool start(uint64_t) override {
-        if (m4_reset(&m_) != 0) {
-            set_error(name() + ": " + m_.error);
-            return false;
-        }
+        if (!fresh_engine()) return false;
         high_ = 0;
         return true;
     }

@@ -15,7 +15,11 @@ if (!exists("curves")) curves = 0
 have(f) = system(sprintf("test -s '%s/%s' && echo 1 || echo 0", dir, f)) + 0
 base = system(sprintf("basename '%s'", trace))
 
-set terminal pngcairo size 1200,600 font "sans,10" noenhanced
+set terminal pngcairo size 1000,500 font "sans,9" noenhanced
+# One colour per heap (up to 12); the Cortex-M4 heaps' curves are dashed.
+colors = "#1f77b4 #ff7f0e #2ca02c #d62728 #9467bd #8c564b #e377c2 #7f7f7f #bcbd22 #17becf #000000 #aec7e8"
+color(i) = word(colors, (i - 1) % words(colors) + 1)
+dash(i) = strstrt(value(sprintf("t%d", i)), "m4 ") == 1 ? 2 : 1
 set grid
 
 if (have("use.dat")) {
@@ -23,7 +27,7 @@ if (have("use.dat")) {
     set title sprintf("%s: heap use over the calls (%s)", base, use_heap)
     set xlabel "call"
     set ylabel "bytes"
-    set format y "%.0b %BB"
+    set format y "%.1b %BB"
     set autoscale xfix
     set key outside bottom center horizontal
     if (exists("worst_call")) {
@@ -65,6 +69,7 @@ if (curves > 0) {
     set logscale xy
     set format y "%.0e"
     set key top right
-    plot for [i = 1:curves] sprintf("%s/ccdf-%d.dat", dir, i) using 1:2 with steps lw 2 title value(sprintf("t%d", i))
+    plot for [i = 1:curves] sprintf("%s/ccdf-%d.dat", dir, i) using 1:2 with steps lw 2 \
+        lc rgb color(i) dt dash(i) title value(sprintf("t%d", i))
     unset logscale
 }
