@@ -213,7 +213,7 @@ bool write_pictures(const std::string &dir, const trace_data &trace,
     mkdir(dir.c_str(), 0755);
     if (!write_csv(dir + "/summary.csv", trace, rows)) return false;
     std::ostringstream variables;
-    variables << "dir=" << gnuplot_quote(dir) << "; trace=" << gnuplot_quote(trace.path) << "; ";
+    variables << "dir=" << gnuplot_quote(dir) << "\ntrace=" << gnuplot_quote(trace.path) << "\n";
 
     // Heap use over time, and the map at the worst moment: the first heap that has them.
     for (const heap_report &r : rows) {
@@ -225,8 +225,8 @@ bool write_pictures(const std::string &dir, const trace_data &trace,
             use << p.call + 1 << ' ' << p.live << ' ' << p.used << ' ' << p.free << ' ' << p.largest
                 << '\n';
         variables << "use_heap=" << gnuplot_quote(r.name + ", " + human_bytes(r.size.smallest))
-                  << "; ";
-        if (r.have_moment) variables << "worst_call=" << r.size.binding_call + 1 << "; ";
+                  << "\n";
+        if (r.have_moment) variables << "worst_call=" << r.size.binding_call + 1 << "\n";
         break;
     }
     for (const heap_report &r : rows) {
@@ -250,12 +250,12 @@ bool write_pictures(const std::string &dir, const trace_data &trace,
                 left -= piece;
             }
         }
-        variables << "map_heap=" << gnuplot_quote(r.name) << "; map_width=" << width
-                  << "; map_title="
+        variables << "map_heap=" << gnuplot_quote(r.name) << "\nmap_width=" << width
+                  << "\nmap_title="
                   << gnuplot_quote("before " + call_text(trace, r.size.binding_call) + ": " +
                                    human_bytes(r.moment_free) + " free, largest " +
                                    human_bytes(r.moment_largest))
-                  << "; ";
+                  << "\n";
         break;
     }
     // Per-call cost: one CCDF file per heap with counts.
@@ -272,21 +272,21 @@ bool write_pictures(const std::string &dir, const trace_data &trace,
             if (i > 0 && sorted[i] == sorted[i - 1]) continue;
             ccdf << sorted[i] << ' ' << (n - static_cast<double>(i)) / n << '\n';
         }
-        variables << "t" << curves << "=" << gnuplot_quote(r.name) << "; ";
+        variables << "t" << curves << "=" << gnuplot_quote(r.name) << "\n";
     }
-    variables << "curves=" << curves << ";";
+    variables << "curves=" << curves << "\n";
 
-    const std::string command = std::string(TLSF_REPLAY_GNUPLOT) + " -e \"" +
-                                [&] {
-                                    std::string v = variables.str(), escaped;
-                                    for (char c : v) {
-                                        if (c == '"' || c == '\\' || c == '$' || c == '`')
-                                            escaped += '\\';
-                                        escaped += c;
-                                    }
-                                    return escaped;
-                                }() +
-                                "\" " + TLSF_REPLAY_PLOT_SCRIPT + " 2>&1";
+    // The variables in a file of their own, so that the pictures can be drawn again (or
+    // restyled) without replaying: gnuplot -e "load 'DIR/plot-variables.gp'" plot_replay.gp
+    const std::string variables_path = dir + "/plot-variables.gp";
+    {
+        std::ofstream file(variables_path);
+        std::string text = variables.str();
+        file << "# tlsf-replay's values for tools/replay/plot_replay.gp\n" << text;
+        if (!file) return false;
+    }
+    const std::string command = std::string(TLSF_REPLAY_GNUPLOT) + " -e \"load '" + variables_path +
+                                "'\" " + TLSF_REPLAY_PLOT_SCRIPT + " 2>&1";
     const int status = std::system(command.c_str());
     if (status != 0)
         note = "gnuplot did not draw the pictures (" + command + " exited with " +
