@@ -329,9 +329,8 @@ TEST(TraceRecorder, TheSinkHearsWholeRecordsOnly) {
     // A small buffer flushes often; every chunk the sink gets must end at a record boundary.
     memory_recorder r(64, TLSF_TRACE_RECORD_MAX);
     std::vector<std::size_t> chunk_ends;
-    for (int k = 0; k < 300; ++k) {
-        tlsf_trace_malloc(r.trace, static_cast<std::size_t>(k) * 1000,
-                          fake(0x1000 + 16 * (k % 20)));
+    for (std::uintptr_t k = 0; k < 300; ++k) {
+        tlsf_trace_malloc(r.trace, k * 1000, fake(0x1000 + 16 * (k % 20)));
         tlsf_trace_free(r.trace, fake(0x1000 + 16 * (k % 20)));
         const std::size_t now = r.bytes.size();
         if (now != 0 && (chunk_ends.empty() || chunk_ends.back() != now)) chunk_ends.push_back(now);

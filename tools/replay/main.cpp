@@ -354,7 +354,6 @@ heap_report measure(const options &o, const std::string &spec, const trace_data 
         // The worst moment: just before the call that fails one unit below.
         if (r.size.binding_call != no_call) {
             const run_result before = run_trace(*h, trace, r.size.smallest, r.size.binding_call);
-            heap_shape shape;
             if (before.completed && h->map(r.moment_map)) {
                 r.have_moment = true;
                 r.heap_bytes = r.size.smallest;
