@@ -74,7 +74,8 @@ inline std::vector<tlsf_trace_event_t> decode(const std::vector<unsigned char> &
 inline bool write_file(const std::string &path, const std::vector<unsigned char> &bytes) {
     std::FILE *f = std::fopen(path.c_str(), "wb");
     if (f == nullptr) return false;
-    const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+    // (fwrite's pointer must not be null, even for no bytes: an empty vector's may be.)
+    const bool ok = bytes.empty() || std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
     return std::fclose(f) == 0 && ok;
 }
 
