@@ -48,6 +48,7 @@
 #include "tlsf_malloc.h"
 #include "tlsfm_diag.h"
 #include "tlsfm_thread.h"
+#include "tlsfm_trace.h" /* empty unless TLSF_MALLOC_TRACE: libtlsf_malloc_trace.so */
 
 #if defined(TLSF_MALLOC_PREFIXED) && TLSF_MALLOC_PREFIXED
 #define API(name) tlsfm_##name
@@ -82,18 +83,21 @@ static size_t page_size(void) {
 /* malloc with `align` (a power of two): memalign, posix_memalign, aligned_alloc, valloc. */
 static void *alloc_aligned(size_t align, size_t bytes) {
     void *ptr = tlsfm_heap_alloc(bytes, align > tlsf_align_size() ? align : 0, NULL);
+    TLSFM_TRACE_MEMALIGN(align, bytes, ptr);
     if (ptr == NULL) errno = ENOMEM;
     return ptr;
 }
 
 EXPORT void *API(malloc)(size_t bytes) {
     void *ptr = tlsfm_heap_alloc(bytes, 0, NULL);
+    TLSFM_TRACE_MALLOC(bytes, ptr);
     if (ptr == NULL) errno = ENOMEM;
     return ptr;
 }
 
 EXPORT void API(free)(void *ptr) {
     if (ptr == NULL) return;
+    TLSFM_TRACE_FREE(ptr);
     tlsfm_heap_free(ptr, "free"); /* keeps errno (tlsfm_os.c unmaps without touching it) */
 }
 
@@ -102,11 +106,13 @@ EXPORT void *API(calloc)(size_t count, size_t size) {
     int fresh;
     void *ptr;
     if (size != 0 && count > SIZE_MAX / size) {
+        TLSFM_TRACE_CALLOC(count, size, NULL);
         errno = ENOMEM;
         return NULL;
     }
     bytes = count * size;
     ptr = tlsfm_heap_alloc(bytes, 0, &fresh);
+    TLSFM_TRACE_CALLOC(count, size, ptr);
     if (ptr == NULL) {
         errno = ENOMEM;
         return NULL;
@@ -124,7 +130,9 @@ EXPORT void *API(realloc)(void *ptr, size_t bytes) {
         API(free)(ptr);
         return NULL;
     }
+    TLSFM_TRACE_REALLOC_BEGIN();
     moved = tlsfm_heap_realloc(ptr, bytes, "realloc");
+    TLSFM_TRACE_REALLOC_END(ptr, bytes, moved);
     if (moved == NULL) errno = ENOMEM;
     return moved;
 }
@@ -194,6 +202,7 @@ __attribute__((constructor)) static void tlsfm_start(void) {
     if (path != NULL && strlen(path) < sizeof report_path)
         memcpy(report_path, path, strlen(path) + 1);
     tlsfm_heap_start();
+    TLSFM_TRACE_START();
 }
 
 static size_t put_field(char *line, size_t n, const char *name, size_t value) {

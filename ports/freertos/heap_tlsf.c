@@ -54,6 +54,14 @@
 #include "tlsf.h"
 #include "tlsf_lock.h"
 
+/* configTLSF_HEAP_TRACE = 1: vPortSetHeapTrace records every call (docs/trace.md). */
+#if defined(configTLSF_HEAP_TRACE) && (configTLSF_HEAP_TRACE == 1)
+#define heapTLSF_TRACE(call) call
+static tlsf_trace_t *heap_trace;
+#else
+#define heapTLSF_TRACE(call)
+#endif
+
 #if (configSUPPORT_DYNAMIC_ALLOCATION == 0)
 #error heap_tlsf.c is a dynamic allocator: it needs configSUPPORT_DYNAMIC_ALLOCATION = 1
 #endif
@@ -329,6 +337,7 @@ void *pvPortMalloc(size_t xWantedSize) {
     void *block = NULL;
     tlsf_lock_acquire(&heap_lock);
     if (xWantedSize > 0) block = allocate_locked(xWantedSize);
+    heapTLSF_TRACE(tlsf_trace_malloc(heap_trace, xWantedSize, block));
     traceMALLOC(block, block != NULL ? block_span(block) : 0u);
     tlsf_lock_release(&heap_lock);
 #if (configUSE_MALLOC_FAILED_HOOK == 1)
@@ -375,6 +384,7 @@ void vPortFree(void *pv) {
 #if defined(configHEAP_CLEAR_MEMORY_ON_FREE) && (configHEAP_CLEAR_MEMORY_ON_FREE == 1)
         clear_block_contents(pv, span - tlsf_alloc_overhead());
 #endif
+        heapTLSF_TRACE(tlsf_trace_free(heap_trace, pv));
         tlsf_free(state.heap, pv);
 #if heapTLSF_OWN_COUNTS
         state.counts.free_bytes += span;
@@ -385,6 +395,14 @@ void vPortFree(void *pv) {
     }
     tlsf_lock_release(&heap_lock);
 }
+
+#if defined(configTLSF_HEAP_TRACE) && (configTLSF_HEAP_TRACE == 1)
+void vPortSetHeapTrace(tlsf_trace_t *pxRecorder) {
+    tlsf_lock_acquire(&heap_lock);
+    heap_trace = pxRecorder;
+    tlsf_lock_release(&heap_lock);
+}
+#endif
 
 /* The sum of the free blocks' spans. Takes the lock (with the core's statistics: their
  * fields must be read together). */

@@ -59,6 +59,18 @@ size_t xPortGetLargestAllocatableSize(void);
  */
 size_t xPortCheckHeap(void);
 
+#if defined(configTLSF_HEAP_TRACE) && (configTLSF_HEAP_TRACE == 1)
+#include "tlsf_trace.h"
+/*
+ * vPortSetHeapTrace (configTLSF_HEAP_TRACE = 1): record every later pvPortMalloc (a
+ * pvPortCalloc as the malloc it makes) and vPortFree with `pxRecorder` (NULL: stop), under
+ * the heap's lock, so the records keep the calls' order (docs/trace.md). The recorder's sink
+ * then runs inside the lock: with the scheduler suspended it may poll a UART but must not
+ * wait for a task. Blocks allocated before are left out of the trace.
+ */
+void vPortSetHeapTrace(tlsf_trace_t *pxRecorder);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

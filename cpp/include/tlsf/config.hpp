@@ -212,6 +212,19 @@
 #error "TLSF_CPP_DEFAULT_HEAP_PER_THREAD needs a hosted system (the thread heaps of malloc/)"
 #endif
 
+// TLSF_CPP_TRACE: 1 lets a heap record its calls (heap::set_trace, with a recorder of
+// trace/include/tlsf_trace.h: link tlsf::trace), the default heap's inline paths of global
+// new and delete included (docs/trace.md). 0 (default): no member, not one instruction.
+#ifndef TLSF_CPP_TRACE
+#define TLSF_CPP_TRACE 0
+#endif
+#if TLSF_CPP_TRACE
+#include "tlsf_trace.h"
+#define TLSF_DETAIL_TRACE(call) call
+#else
+#define TLSF_DETAIL_TRACE(call)
+#endif
+
 // TLSF_CPP_CORTEX_M: 1 on an Arm M-profile core, where interrupts are masked with PRIMASK.
 #if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
 #define TLSF_CPP_CORTEX_M 1

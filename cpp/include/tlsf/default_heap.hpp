@@ -471,7 +471,9 @@ inline void *default_heap_try_malloc(std::size_t bytes, bool &searched) noexcept
     tlsf_t handle = default_heap_handle();
     if (handle == nullptr) return nullptr;
     searched = true;
-    return tlsf_malloc(handle, bytes);
+    void *block = tlsf_malloc(handle, bytes);
+    TLSF_DETAIL_TRACE(if (block) tlsf_trace_malloc(default_heap_object().trace(), bytes, block));
+    return block;
 }
 
 // Free a block of the default heap. Any pointer but nullptr came from it, so the heap has
@@ -483,6 +485,7 @@ inline void default_heap_free(void *block) noexcept {
     if (block == nullptr) return;
 #endif
     default_heap_guard guard;
+    TLSF_DETAIL_TRACE(tlsf_trace_free(default_heap_object().trace(), block));
     tlsf_free(default_heap_handle(), block);
 }
 

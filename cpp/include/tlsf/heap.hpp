@@ -155,6 +155,7 @@ class heap {
         detail::scoped_lock guard{lock_};
         void *block = handle_ ? tlsf_malloc(handle_, bytes) : nullptr;
         if (block == nullptr) block = malloc_after_growing(bytes);
+        TLSF_DETAIL_TRACE(tlsf_trace_malloc(trace_, bytes, block));
         return block;
     }
 
@@ -165,6 +166,7 @@ class heap {
         if (block == nullptr && (size == 0 || count <= SIZE_MAX / size) &&
             grow_locked(count * size, alignment))
             block = tlsf_calloc(handle_, count, size);
+        TLSF_DETAIL_TRACE(tlsf_trace_calloc(trace_, count, size, block));
         return block;
     }
 
@@ -178,6 +180,7 @@ class heap {
         detail::scoped_lock guard{lock_};
         void *block = handle_ ? tlsf_memalign(handle_, align, bytes) : nullptr;
         if (block == nullptr) block = memalign_after_growing(align, bytes);
+        TLSF_DETAIL_TRACE(tlsf_trace_memalign(trace_, align, bytes, block));
         return block;
     }
 
@@ -190,6 +193,9 @@ class heap {
         void *moved = handle_ ? tlsf_realloc(handle_, block, bytes) : nullptr;
         if (moved == nullptr && bytes != 0 && grow_locked(bytes, alignment))
             moved = tlsf_realloc(handle_, block, bytes);
+        TLSF_DETAIL_TRACE(bytes == 0 && block != nullptr
+                              ? tlsf_trace_free(trace_, block)
+                              : tlsf_trace_realloc(trace_, block, bytes, moved));
         return moved;
     }
 
@@ -198,8 +204,21 @@ class heap {
     void free(void *block) noexcept {
         if (block == nullptr) return;
         detail::scoped_lock guard{lock_};
+        TLSF_DETAIL_TRACE(tlsf_trace_free(trace_, block));
         if (handle_) tlsf_free(handle_, block);
     }
+
+#if TLSF_CPP_TRACE
+    // Record every later call on this heap with `recorder` (nullptr: stop), under the heap's
+    // lock (<tlsf/config.hpp>, TLSF_CPP_TRACE). Blocks allocated before stay out of the trace.
+    void set_trace(tlsf_trace_t *recorder) noexcept {
+        detail::scoped_lock guard{lock_};
+        trace_ = recorder;
+    }
+    tlsf_trace_t *trace() const noexcept {
+        return trace_;
+    }
+#endif
 
     // The usable size of a block allocated from this heap (at least what was asked for);
     // 0 for nullptr; a pointer that is not a live block of this heap is misuse, reported
@@ -442,6 +461,9 @@ class heap {
     void *on_error_user_ = nullptr;
     std::size_t slab_bytes_ = 0; // set_slabs
     bool adopted_ = false;       // a view of a C heap someone else owns
+#if TLSF_CPP_TRACE
+    tlsf_trace_t *trace_ = nullptr; // set_trace
+#endif
 };
 
 namespace detail {
