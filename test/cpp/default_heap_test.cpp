@@ -68,9 +68,9 @@ TEST(DefaultHeap, GrowsFromTheOperatingSystem) {
 }
 
 // tlsf::allocator on the default heap takes its inline fast path (detail::heap_malloc): a
-// failed search of the free lists grows the heap and searches once more, so each pool the
-// heap gains costs exactly one failed request in its statistics (a second search before
-// growing would count two).
+// failed search of the free lists grows the heap and searches once more
+// (heap::malloc_after_miss). The request did not fail, so failed_count does not move: the
+// core's miss is left out, and a second search before growing would show as one failure.
 TEST(DefaultHeap, AnAllocatorOnItGrowsItWithOneFailedSearchPerPool) {
     tlsf::heap &heap = tlsf::default_heap();
     const tlsf::heap_stats before = heap.stats();
@@ -87,7 +87,7 @@ TEST(DefaultHeap, AnAllocatorOnItGrowsItWithOneFailedSearchPerPool) {
     const tlsf::heap_stats grown = heap.stats();
     ASSERT_EQ(grown.pool_count, before.pool_count + 2);
     if constexpr (support::stats) {
-        EXPECT_EQ(grown.failed_count, before.failed_count + 2);
+        EXPECT_EQ(grown.failed_count, before.failed_count); // served after growing
         EXPECT_EQ(grown.live_blocks, before.live_blocks + blocks.size());
     }
     for (char *block : blocks)
