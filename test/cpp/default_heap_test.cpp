@@ -111,6 +111,31 @@ TEST(DefaultHeap, ManySmallAllocationsKeepGrowingIt) {
         heap.free(block);
 }
 
+// The pools the default heap took from the OS go back when trim() finds them empty; the
+// rest (and memory installed by the program) stays.
+TEST(DefaultHeap, TrimUnmapsThePoolsThatHoldNoBlock) {
+    tlsf::heap &heap = tlsf::default_heap();
+    const std::size_t pools = heap.stats().pool_count;
+    const std::size_t big = std::min<std::size_t>(16 * 1024 * 1024, tlsf_block_size_max() / 4);
+    std::vector<void *> blocks; // std::allocator: not the heap under test
+    while (heap.stats().pool_count < pools + 2 && blocks.size() < 1000) {
+        void *block = heap.malloc(big);
+        ASSERT_NE(block, nullptr);
+        blocks.push_back(block);
+    }
+    ASSERT_EQ(heap.stats().pool_count, pools + 2);
+    for (void *block : blocks)
+        heap.free(block);
+    const std::size_t given = heap.trim();
+    EXPECT_GE(given, 2 * big);
+    EXPECT_LE(heap.stats().pool_count, pools);
+    EXPECT_TRUE(heap.check());
+    void *again = heap.malloc(big); // and it grows again
+    ASSERT_NE(again, nullptr);
+    static_cast<char *>(again)[big - 1] = 1;
+    heap.free(again);
+}
+
 TEST(DefaultHeap, InstalledMemoryBecomesAPool) {
     alignas(64) static unsigned char region[128 * 1024];
     tlsf::heap &heap = tlsf::default_heap();
