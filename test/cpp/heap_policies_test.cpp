@@ -82,9 +82,9 @@ TEST(HeapCache, SetCacheLimitOverridesUntilSetBackToAutomatic) {
     EXPECT_EQ(heap->set_cache_limit(4096), TLSF_CACHE ? 4096u : 0u);
     EXPECT_EQ(heap->set_cache_limit_automatic(), automatic);
     // Set on an empty heap, it applies to the control structure made later.
+    buffer memory(kSmallHeap); // outlives the heap
     tlsf::heap later;
     EXPECT_EQ(later.set_cache_limit(8192), 0u);
-    buffer memory(kSmallHeap);
     ASSERT_TRUE(later.add_pool(memory.data(), memory.size()));
     EXPECT_EQ(later.cache_limit(), TLSF_CACHE ? 8192u : 0u);
 }
