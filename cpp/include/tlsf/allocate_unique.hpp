@@ -122,8 +122,13 @@ allocate_unique(const allocator<U> &alloc, std::size_t count) {
 
 // The same on `h` directly.
 template <class T, class... Args>
-unique_ptr<T> allocate_unique(heap &h, Args &&...args) {
+std::enable_if_t<!std::is_array<T>::value, unique_ptr<T>> allocate_unique(heap &h, Args &&...args) {
     return allocate_unique<T>(allocator<char>(h), std::forward<Args>(args)...);
+}
+template <class T>
+std::enable_if_t<std::is_array<T>::value && std::extent<T>::value == 0, unique_ptr<T>>
+allocate_unique(heap &h, std::size_t count) {
+    return allocate_unique<T>(allocator<char>(h), count);
 }
 
 } // namespace tlsf
