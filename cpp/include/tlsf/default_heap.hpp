@@ -350,11 +350,15 @@ inline bool is_default_heap(const heap &h) noexcept {
     return static_cast<const void *>(&h) == default_heap_address();
 }
 
-// Gives the default heap object its configured memory: the slabs first (the control
-// structure is made with the first pool, and takes the slabs then), then the static array
-// and the linker region, whichever are configured.
+// Gives the default heap object its configured memory: the slabs and the cache budget
+// first (the control structure is made with the first pool, and takes them then), then
+// the static array and the linker region, whichever are configured. The budget is the
+// one measured for the default heap (TLSF_CACHE_BYTES, tlsf_config.h), not a private
+// heap's share of its size (heap.hpp, "The front cache"): it serves the whole program,
+// and a drain there precedes growing from the OS.
 inline void give_default_heap_its_memory(heap &instance) noexcept {
     instance.set_slabs(TLSF_DEFAULT_HEAP_SLABS);
+    instance.set_cache_limit(static_cast<std::size_t>(TLSF_CACHE_BYTES));
 #if TLSF_DEFAULT_HEAP_SIZE > 0
     // Zero-initialised static storage: in .bss, nothing runs before it is used.
     alignas(tlsf::alignment) static unsigned char memory[TLSF_DEFAULT_HEAP_SIZE];
@@ -407,7 +411,8 @@ TLSF_DETAIL_COLD inline void build_default_heap() noexcept {
 #else
 #if TLSF_DEFAULT_HEAP_GROW
     heap &instance =
-        *::new (place) heap(lock_hooks{}, pool_source{&os_pool_source, &storage.obtained});
+        *::new (place) heap(lock_hooks{}, pool_source{&os_pool_source, &storage.obtained,
+                                                      &os_pool_give_back});
 #else
     heap &instance = *::new (place) heap();
 #endif

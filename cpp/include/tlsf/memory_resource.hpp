@@ -80,11 +80,15 @@ class memory_resource final : public std::pmr::memory_resource {
         void *block =
             detail::heap_memalign(*heap_, align, bytes); // inline lock on the default heap
 #endif
-        if (block == nullptr) {
-            if (heap_ != nullptr) heap_->report_failure(failure::out_of_memory, bytes);
-            detail::fail(failure::out_of_memory, bytes);
-        }
+        if (block == nullptr) out_of_memory(heap_, bytes);
         return block;
+    }
+
+    // The heap's failure handler, then the process-wide one and std::bad_alloc (null: the
+    // per-thread heaps, which have no heap object).
+    [[noreturn]] TLSF_DETAIL_COLD static void out_of_memory(heap *on, std::size_t bytes) {
+        if (on != nullptr) on->report_failure(failure::out_of_memory, bytes);
+        detail::fail(failure::out_of_memory, bytes);
     }
 
     // Frees. The size and alignment are not needed, the block records its own; with
