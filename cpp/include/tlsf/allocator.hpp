@@ -130,14 +130,21 @@ struct is_tlsf_allocator : std::false_type {};
 template <class T>
 struct is_tlsf_allocator<tlsf::allocator<T>> : std::true_type {};
 
-// Whether T is a copy or move of an element of the same type that uses a tlsf::allocator
-// (a container, a string): it carries a heap of its own, which may be the one wanted.
+// Whether building a T from `Args` copies or moves an element of the same type that uses a
+// tlsf::allocator (a container, a string): one that carries a heap of its own, which may
+// be the one wanted.
 template <class T, class Arg, class = void>
-struct is_copy_with_tlsf_allocator : std::false_type {};
+struct copies_element_with_tlsf_allocator : std::false_type {};
 template <class T, class Arg>
-struct is_copy_with_tlsf_allocator<T, Arg, std::void_t<typename T::allocator_type>>
+struct copies_element_with_tlsf_allocator<
+    T, Arg,
+    std::void_t<typename T::allocator_type, decltype(std::declval<const T &>().get_allocator())>>
     : std::bool_constant<std::is_same<remove_cvref_t<Arg>, T>::value &&
                          is_tlsf_allocator<typename T::allocator_type>::value> {};
+template <class T, class... Args>
+struct is_copy_with_tlsf_allocator : std::false_type {};
+template <class T, class Arg>
+struct is_copy_with_tlsf_allocator<T, Arg> : copies_element_with_tlsf_allocator<T, Arg> {};
 
 // Build a T at `where` from `args` with `alloc` (see uses_allocator_args).
 template <class T, class Alloc, class... Args>
@@ -172,9 +179,7 @@ void construct_using_allocator(T *where, const Alloc &alloc, Args &&...args) {
     if constexpr (!takes_allocator_somewhere<T, Alloc>::value) {
         (void)alloc;
         ::new (static_cast<void *>(where)) T(std::forward<Args>(args)...);
-    } else if constexpr (sizeof...(Args) == 1 &&
-                         is_copy_with_tlsf_allocator<
-                             T, std::tuple_element_t<0, std::tuple<Args...>>>::value) {
+    } else if constexpr (is_copy_with_tlsf_allocator<T, Args...>::value) {
         // A copy or move of an element on this heap (the common case: a container's own
         // elements, as a vector grows or a string is pushed): its plain copy or move
         // constructor gives the new element that heap too, and is cheaper than the
