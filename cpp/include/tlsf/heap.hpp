@@ -458,7 +458,8 @@ class heap {
     // for `bytes` at `align` and found nothing: grow from the pool source, then search once
     // more, as malloc and memalign do. A request served this way is left out of
     // stats().failed_count, since it did not fail. nullptr when it cannot be served.
-    void *malloc_after_miss(std::size_t bytes, std::size_t align = alignment) noexcept {
+    TLSF_DETAIL_COLD void *malloc_after_miss(std::size_t bytes,
+                                             std::size_t align = alignment) noexcept {
         detail::scoped_lock guard{lock_};
         return align <= alignment ? malloc_after_growing(bytes)
                                   : memalign_after_growing(align, bytes);
