@@ -18,26 +18,26 @@ include(CMakePackageConfigHelpers)
 set(_tlsf_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/tlsf)
 set_target_properties(tlsf_cpp PROPERTIES EXPORT_NAME cpp)
 install(TARGETS tlsf tlsf_cpp EXPORT tlsfTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-
-# tlsf::cpp_thread_heaps and the static library it links (the malloc shim's code with
-# prefixed names). Its directory gives tlsf_malloc_prefixed a build-tree include path only;
-# installed, tlsf_malloc.h sits in include/tlsf, which the package puts on the path. The
-# package then needs Threads (tlsf_malloc_prefixed links it).
-set(TLSF_PACKAGE_NEEDS_THREADS 0)
-if(TARGET tlsf_cpp_thread_heaps AND TARGET tlsf_malloc_prefixed)
-  get_target_property(_tlsf_prefixed_dir tlsf_malloc_prefixed SOURCE_DIR)
-  set_target_properties(tlsf_malloc_prefixed PROPERTIES
-    EXPORT_NAME malloc_prefixed
-    INTERFACE_INCLUDE_DIRECTORIES
-      "$<BUILD_INTERFACE:${_tlsf_prefixed_dir}>;$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/tlsf>")
-  set_target_properties(tlsf_cpp_thread_heaps PROPERTIES EXPORT_NAME cpp_thread_heaps)
-  install(TARGETS tlsf_malloc_prefixed tlsf_cpp_thread_heaps EXPORT tlsfTargets
-    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-  install(FILES ${_tlsf_prefixed_dir}/tlsf_malloc.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tlsf)
-  set(TLSF_PACKAGE_NEEDS_THREADS 1)
-endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/include/ ${PROJECT_SOURCE_DIR}/cpp/include/
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tlsf)
+
+# tlsf::cpp_thread_heaps and the static library it links (the malloc shim's code with
+# prefixed names). The library is installed as a file and imported by tlsfConfig.cmake as
+# tlsf::malloc_prefixed: its build target links targets of the shim's folder that have no
+# business in the package (its headers' interface, the remote-free stack, both for its own
+# compilation only), and a consumer needs no more than the archive, tlsf_malloc.h, the
+# prefix define, the core and Threads.
+set(TLSF_PACKAGE_THREAD_HEAPS 0)
+if(TARGET tlsf_cpp_thread_heaps AND TARGET tlsf_malloc_prefixed)
+  get_target_property(_tlsf_prefixed_dir tlsf_malloc_prefixed SOURCE_DIR)
+  install(TARGETS tlsf_malloc_prefixed ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(FILES ${_tlsf_prefixed_dir}/tlsf_malloc.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tlsf)
+  set_target_properties(tlsf_cpp_thread_heaps PROPERTIES EXPORT_NAME cpp_thread_heaps)
+  install(TARGETS tlsf_cpp_thread_heaps EXPORT tlsfTargets)
+  set(TLSF_PACKAGE_THREAD_HEAPS 1)
+  set(TLSF_PACKAGE_MALLOC_PREFIXED_FILE
+      "${CMAKE_INSTALL_LIBDIR}/${CMAKE_STATIC_LIBRARY_PREFIX}tlsf_malloc_prefixed${CMAKE_STATIC_LIBRARY_SUFFIX}")
+endif()
 install(EXPORT tlsfTargets NAMESPACE tlsf:: DESTINATION ${_tlsf_cmake_dir})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/tlsfConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/tlsfConfig.cmake
