@@ -258,21 +258,22 @@ class allocator {
     // (without exceptions: the failure handler, see <tlsf/failure.hpp>); the heap's own
     // failure handler hears it first (heap::set_failure_handler). O(1).
     [[nodiscard]] T *allocate(std::size_t n) {
-        if (n > max_size()) fail(failure::array_too_long, n);
+        heap *const on = heap_; // one copy, kept for the failure path as well
+        if (n > max_size()) fail(on, failure::array_too_long, n);
         const std::size_t bytes = n * sizeof(T);
         void *block;
 #if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
-        if (heap_ == nullptr) {
+        if (on == nullptr) {
             block = thread_heaps_allocate(bytes, alignof(T));
             if (block == nullptr) detail::fail(failure::out_of_memory, bytes);
             return static_cast<T *>(block);
         }
 #endif
         if constexpr (alignof(T) > alignment)
-            block = heap_->memalign(alignof(T), bytes);
+            block = on->memalign(alignof(T), bytes);
         else
-            block = detail::heap_malloc(*heap_, bytes); // inline lock on the default heap
-        if (block == nullptr) fail(failure::out_of_memory, bytes);
+            block = detail::heap_malloc(*on, bytes); // inline lock on the default heap
+        if (block == nullptr) fail(on, failure::out_of_memory, bytes);
         return static_cast<T *>(block);
     }
 
@@ -325,8 +326,10 @@ class allocator {
     }
 
   private:
-    [[noreturn]] void fail(failure reason, std::size_t bytes) const {
-        if (heap_ != nullptr) heap_->report_failure(reason, bytes);
+    // The heap's failure handler (null: the per-thread heaps), then the process-wide one
+    // and the exception. Out of line: allocate's common path only tests for null.
+    [[noreturn]] TLSF_DETAIL_COLD static void fail(heap *on, failure reason, std::size_t bytes) {
+        if (on != nullptr) on->report_failure(reason, bytes);
         detail::fail(reason, bytes);
     }
 

@@ -73,14 +73,14 @@ class memory_resource final : public std::pmr::memory_resource {
     // Throws std::bad_alloc if the heap has no block large enough (without exceptions:
     // the failure handler). O(1).
     void *do_allocate(std::size_t bytes, std::size_t align) override {
+        heap *const on = heap_; // one copy, kept for the failure path as well
 #if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
-        void *block = heap_ ? detail::heap_memalign(*heap_, align, bytes)
-                            : thread_heaps_allocate(bytes, align);
-#else
         void *block =
-            detail::heap_memalign(*heap_, align, bytes); // inline lock on the default heap
+            on ? detail::heap_memalign(*on, align, bytes) : thread_heaps_allocate(bytes, align);
+#else
+        void *block = detail::heap_memalign(*on, align, bytes); // inline lock on the default heap
 #endif
-        if (block == nullptr) out_of_memory(heap_, bytes);
+        if (block == nullptr) out_of_memory(on, bytes);
         return block;
     }
 
