@@ -27,7 +27,7 @@ quick="-DTLSF_SHIM_PROGRAM_TESTS=OFF -DTLSF_VALGRIND_TESTS=OFF"
 # choices of a small target: no bit-scan builtins, few lists, and the smallest code
 # (TLSF_CODE=0: list updates with branches, as on Cortex-M).
 # The C++ layer's test programs (label cpp), for the configurations that build only them:
-cpp_suites="tlsf_cpp_test tlsf_cpp_misuse_test tlsf_cpp_global_new_test tlsf_cpp_global_new_grow_test tlsf_cpp_global_new_overaligned_test tlsf_cpp_no_exceptions_test tlsf_cpp_config_test tlsf_cpp_config_global_new_test tlsf_cpp_sanitizer_new_test heap_threads_stress"
+cpp_suites="tlsf_cpp_test tlsf_cpp_misuse_test tlsf_cpp_global_new_test tlsf_cpp_global_new_grow_test tlsf_cpp_global_new_overaligned_test tlsf_cpp_no_exceptions_test tlsf_cpp_config_test tlsf_cpp_config_global_new_test tlsf_cpp_default_heap_adopt_test tlsf_cpp_default_heap_adopt_late_test tlsf_cpp_sanitizer_new_test heap_threads_stress"
 # clang-tsan: the C++ layer under clang's ThreadSanitizer, whose runtime defines operator new,
 # so <tlsf/global_new.hpp> leaves it to TSan there (TLSF_CPP_REPLACE_GLOBAL_NEW); the suites
 # of the replaced operator new are not built (test/cpp/CMakeLists.txt). Every C++ test

@@ -286,6 +286,34 @@ TEST(HeapRelease, TheDestructorGivesThePoolsBack) {
     EXPECT_TRUE(source.live.empty());
 }
 
+// ---- An adopted C heap is its owner's -------------------------------------------------
+
+TEST(HeapAdopted, TrimReleaseTheCacheBudgetAndTheLeakReportLeaveTheCHeapAlone) {
+    buffer memory(kSmallHeap);
+    tlsf_t c_heap = tlsf_create_with_pool(memory.data(), memory.size());
+    ASSERT_NE(c_heap, nullptr);
+    tlsf_cache_set_limit(c_heap, 4096); // the owner's budget
+    void *c_block = tlsf_malloc(c_heap, 100);
+    int leaks = 0;
+    {
+        tlsf::heap view(tlsf::adopt, c_heap);
+        view.set_leak_handler([](const tlsf::heap &, std::size_t, std::size_t,
+                                 void *user) { ++*static_cast<int *>(user); },
+                              &leaks);
+        EXPECT_EQ(view.cache_limit(), 0u); // not set by this object
+        void *mine = view.malloc(200);
+        ASSERT_NE(mine, nullptr);
+        EXPECT_EQ(view.trim(), 0u);
+        view.release();
+        EXPECT_TRUE(view); // still the C heap, with its blocks
+        view.free(mine);
+    } // the C block is the owner's: no leak report
+    EXPECT_EQ(leaks, 0);
+    EXPECT_EQ(tlsf_check(c_heap), 0);
+    tlsf_free(c_heap, c_block);
+    tlsf_destroy(c_heap);
+}
+
 // ---- The leak report ------------------------------------------------------------------
 
 struct heard_leak {

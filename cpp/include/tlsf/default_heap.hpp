@@ -410,9 +410,8 @@ TLSF_DETAIL_COLD inline void build_default_heap() noexcept {
     ::new (place) heap(adopt, adopted.handle, lock);
 #else
 #if TLSF_DEFAULT_HEAP_GROW
-    heap &instance =
-        *::new (place) heap(lock_hooks{}, pool_source{&os_pool_source, &storage.obtained,
-                                                      &os_pool_give_back});
+    heap &instance = *::new (place) heap(
+        lock_hooks{}, pool_source{&os_pool_source, &storage.obtained, &os_pool_give_back});
 #else
     heap &instance = *::new (place) heap();
 #endif

@@ -176,9 +176,7 @@ class heap {
     explicit operator bool() const noexcept { return handle_ != nullptr; }
 
     // Whether this object is a view of a C heap it adopted (heap(tlsf::adopt, ...)).
-    bool adopted() const noexcept {
-        return adopted_;
-    }
+    bool adopted() const noexcept { return adopted_; }
 
     // Give the `bytes` bytes at `memory` to the heap as one more pool; on an empty heap
     // the control structure goes there first. `memory` is aligned up as in the
@@ -300,10 +298,11 @@ class heap {
     // The largest request malloc would satisfy right now without growing: exact, so it
     // first gives the front cache back to the free lists (tlsf_largest_allocatable), which
     // is why it is not const. Bounded but not O(1): up to cache_limit() / (2 * the
-    // smallest block span) list frees - 256 with a 16 KiB budget (0.6 us measured on an
-    // x86-64 host), 8,192 with the full 512 KiB one - plus O(1) for the answer. After the
-    // flush, stats().largest_allocatable agrees with it; the cache fills again as blocks
-    // are freed. Without a cache (cache_limit() == 0) it is O(1).
+    // smallest block span) list frees - 240 with the 15 KiB automatic budget of a 256 KiB
+    // heap (1.3 us measured on an x86-64 host), 8,192 with the full 512 KiB one (23.6 us) -
+    // plus O(1) for the answer. After the flush, stats().largest_allocatable agrees with
+    // it; the cache fills again as blocks are freed. Without a cache (cache_limit() == 0)
+    // it is O(1).
     std::size_t largest_allocatable() noexcept {
         detail::scoped_lock guard{lock_};
         return handle_ ? tlsf_largest_allocatable(handle_) : 0;
@@ -316,10 +315,13 @@ class heap {
     // class is a pop. A request the free lists cannot serve drains the cache first: up to
     // budget / (2 * the smallest span) list frees. The default budget follows the heap's
     // size: 1/16 of its pool memory, at most TLSF_CACHE_BYTES (512 KiB), recomputed as pools
-    // come and go. A 256 KiB heap thus gets 16 KiB: a drain costs at most 256 frees (1.6 us
-    // measured, against 23.6 us with the full budget) and at most 1/32 of the heap waits
-    // unmerged; the containers measured no slower for it (docs/cpp.md, "The front cache").
-    // From 8 MiB of pools on, a heap has the full budget, as the default heap soon does.
+    // come and go. A 256 KiB heap thus gets 15 KiB: a drain after a container's teardown
+    // took 1.3 us, against 23.6 us with the full budget, and at most 1/32 of the heap waits
+    // unmerged. The price: a container that fits whole in the full budget ran 15-20%
+    // faster with it (docs/cpp.md, "The front cache"); set_cache_limit(TLSF_CACHE_BYTES)
+    // buys that back where latency does not matter. From 8 MiB of pools on a heap has the
+    // full budget. The default heap keeps the full budget it was measured with; an
+    // adopted C heap keeps its owner's until set_cache_limit is called.
 
     // Set the cache budget to `bytes` (at most TLSF_CACHE_BYTES; 0: no cache) for this
     // heap from now on, in place of the automatic one; the cache is flushed if it holds
@@ -338,7 +340,8 @@ class heap {
         return apply_cache_budget();
     }
 
-    // The cache budget in force (0 without a cache or a control structure).
+    // The cache budget this object gave the heap (0 without a cache or a control
+    // structure, and for an adopted C heap until set_cache_limit).
     std::size_t cache_limit() const noexcept {
         detail::scoped_lock guard{lock_};
         return cache_budget_;
@@ -356,10 +359,11 @@ class heap {
     // Give back to the pool source every pool it provided that now holds no block
     // (pool_source::give_back); returns the bytes given back, 0 without give_back. The
     // cache is flushed first, so that its blocks do not keep a pool. The pool that holds
-    // the control structure stays. Linear in the number of pools; not for real-time paths.
+    // the control structure stays; an adopted C heap gives nothing back (its pools are its
+    // owner's). Linear in the number of pools; not for real-time paths.
     std::size_t trim() noexcept {
         detail::scoped_lock guard{lock_};
-        if (handle_ == nullptr || source_.give_back == nullptr) return 0;
+        if (handle_ == nullptr || source_.give_back == nullptr || adopted_) return 0;
         std::size_t given = 0;
         bool in_use = false;
         // A pool that holds blocks is not misuse here: tlsf_remove_pool refuses it, and
@@ -393,10 +397,11 @@ class heap {
     // given with add_pool returns to its owner, and the heap is empty (operator bool
     // false) until it is given memory again or grows. No leak is reported: this is the
     // way to drop a heap's contents on purpose. Its settings (lock, source, handlers,
-    // slabs, cache budget) stay. Linear in the number of pools.
+    // slabs, cache budget) stay. Linear in the number of pools. On an adopted C heap it
+    // does nothing: the heap and its blocks are its owner's.
     void release() noexcept {
         detail::scoped_lock guard{lock_};
-        release_unlocked();
+        if (!adopted_) release_unlocked();
     }
 
     // ---- Handlers -----------------------------------------------------------------------
@@ -694,6 +699,7 @@ class heap {
     std::size_t apply_cache_budget() noexcept {
         if (handle_ == nullptr) return cache_budget_ = 0;
         std::size_t budget = cache_request_;
+        if (budget == automatic_cache && adopted_) return cache_budget_; // the owner's
         if (budget == automatic_cache) {
             heap_stats now{};
             tlsf_get_stats(handle_, &now); // pool_bytes is kept even without TLSF_STATS
