@@ -299,7 +299,7 @@ class heap {
     // first gives the front cache back to the free lists (tlsf_largest_allocatable), which
     // is why it is not const. Bounded but not O(1): up to cache_limit() / (2 * the
     // smallest block span) list frees - 240 with the 15 KiB automatic budget of a 256 KiB
-    // heap (1.3 us measured on an x86-64 host), 8,192 with the full 512 KiB one (23.6 us) -
+    // heap (2.2 us measured on an x86-64 host), 8,192 with the full 512 KiB one (44 us) -
     // plus O(1) for the answer. After the flush, stats().largest_allocatable agrees with
     // it; the cache fills again as blocks are freed. Without a cache (cache_limit() == 0)
     // it is O(1).
@@ -316,9 +316,9 @@ class heap {
     // budget / (2 * the smallest span) list frees. The default budget follows the heap's
     // size: 1/16 of its pool memory, at most TLSF_CACHE_BYTES (512 KiB), recomputed as pools
     // come and go. A 256 KiB heap thus gets 15 KiB: a drain after a container's teardown
-    // took 1.3 us, against 23.6 us with the full budget, and at most 1/32 of the heap waits
-    // unmerged. The price: a container that fits whole in the full budget ran 15-20%
-    // faster with it (docs/cpp.md, "The front cache"); set_cache_limit(TLSF_CACHE_BYTES)
+    // took 2.2 us, against 44 us with the full budget, and at most 1/32 of the heap waits
+    // unmerged. The price: a container that fits whole in the full budget ran up to a
+    // quarter faster with it (docs/cpp.md, "The front cache"); set_cache_limit(TLSF_CACHE_BYTES)
     // buys that back where latency does not matter. From 8 MiB of pools on a heap has the
     // full budget. The default heap keeps the full budget it was measured with; an
     // adopted C heap keeps its owner's until set_cache_limit is called.
