@@ -27,7 +27,14 @@ quick="-DTLSF_SHIM_PROGRAM_TESTS=OFF -DTLSF_VALGRIND_TESTS=OFF"
 # choices of a small target: no bit-scan builtins, few lists, and the smallest code
 # (TLSF_CODE=0: list updates with branches, as on Cortex-M).
 # The C++ layer's test programs (label cpp), for the configurations that build only them:
-cpp_suites="tlsf_cpp_test tlsf_cpp_misuse_test tlsf_cpp_global_new_test tlsf_cpp_global_new_grow_test tlsf_cpp_global_new_overaligned_test tlsf_cpp_no_exceptions_test tlsf_cpp_config_test tlsf_cpp_config_global_new_test heap_threads_stress"
+cpp_suites="tlsf_cpp_test tlsf_cpp_misuse_test tlsf_cpp_global_new_test tlsf_cpp_global_new_grow_test tlsf_cpp_global_new_overaligned_test tlsf_cpp_no_exceptions_test tlsf_cpp_config_test tlsf_cpp_config_global_new_test tlsf_cpp_default_heap_adopt_test tlsf_cpp_default_heap_adopt_late_test tlsf_cpp_sanitizer_new_test heap_threads_stress"
+# clang-tsan: the C++ layer under clang's ThreadSanitizer, whose runtime defines operator new,
+# so <tlsf/global_new.hpp> leaves it to TSan there (TLSF_CPP_REPLACE_GLOBAL_NEW); the suites
+# of the replaced operator new are not built (test/cpp/CMakeLists.txt). Every C++ test
+# program is built with the strict warnings (-Wzero-as-null-pointer-constant,
+# -Wold-style-cast, gcc -Wuseless-cast) in every configuration: gcc in gcc, m32 and
+# asan-ubsan-checked, clang in clang-cxx20, cxx23 and clang-tsan.
+cpp_tsan_suites="tlsf_cpp_test tlsf_cpp_sanitizer_new_test heap_threads_stress"
 configs=(
   "gcc|-DCMAKE_BUILD_TYPE=Release -DTLSF_BUILD_M4=ON||"
   "clang-cxx20|-DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_STANDARD=20 $quick||"
@@ -36,6 +43,7 @@ configs=(
   "portable-small|-DCMAKE_BUILD_TYPE=Release -DTLSF_USE_BUILTIN_BITSCAN=0 -DTLSF_SL_INDEX_LOG2=3 -DTLSF_MAX_BLOCK_LOG2=20 -DTLSF_CODE=0|tlsf_core_tests|core"
   "lean|-DCMAKE_BUILD_TYPE=Release -DTLSF_STATS=0 -DTLSF_CHECKS=0|tlsf_core_tests|core"
   "cxx23|-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=23 -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++|$cpp_suites heap_threads_stress_tsan|cpp"
+  "clang-tsan|-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DTLSF_SANITIZE=thread $quick|$cpp_tsan_suites|cpp"
 )
 
 mkdir -p "$out"

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # ctest consumer_find_package: the consumer project finds the installed package
-# (consumer_install's prefix) with find_package(tlsf 1.0), links tlsf::tlsf, tlsf::cpp and
-# tlsf::malloc, and its programs run.
+# (consumer_install's prefix) with find_package(tlsf 1.0), links tlsf::tlsf, tlsf::cpp,
+# tlsf::malloc and tlsf::cpp_thread_heaps, and its programs run; the one with strict
+# warnings (consumer_strict) builds without a warning.
 # cmake -DWORK=<dir> -DC_COMPILER=.. -DCXX_COMPILER=.. -P this
 include(${CMAKE_CURRENT_LIST_DIR}/consumer_steps.cmake)
 set(build ${WORK}/package)
@@ -17,4 +18,13 @@ if(CONSUMER_HAS_MALLOC)
 elseif(CMAKE_HOST_SYSTEM_NAME STREQUAL "Linux")
   message(FATAL_ERROR "find_package(tlsf) gave no tlsf::malloc on Linux")
 endif()
-message("consumer_find_package: tlsf::tlsf, tlsf::cpp and tlsf::malloc work installed")
+consumer_build_quietly(${build} consumer_strict)
+if(CONSUMER_HAS_THREAD_HEAPS)
+  consumer_run("build consumer_thread_heaps" ${CMAKE_COMMAND} --build ${build}
+    --target consumer_thread_heaps -j 2)
+  consumer_run("consumer_thread_heaps" ${build}/consumer_thread_heaps)
+elseif(CMAKE_HOST_SYSTEM_NAME STREQUAL "Linux")
+  message(FATAL_ERROR "find_package(tlsf) gave no tlsf::cpp_thread_heaps on Linux")
+endif()
+message("consumer_find_package: tlsf::tlsf, tlsf::cpp, tlsf::malloc and "
+        "tlsf::cpp_thread_heaps work installed; the headers are system headers")

@@ -29,4 +29,15 @@ set(program_cpp ${WORK}/pkg_config_consumer_cpp)
 consumer_run("compile the C++ consumer with pkg-config's flags" ${CXX_COMPILER} -std=c++17
   ${CMAKE_CURRENT_LIST_DIR}/app/consumer.cpp ${_flags} -o ${program_cpp})
 consumer_run("run the C++ consumer" ${program_cpp})
+# With strict warnings: -isystem keeps tlsf's headers out of the consumer's warnings.
+set(program_strict ${WORK}/pkg_config_consumer_strict)
+execute_process(COMMAND ${CXX_COMPILER} -std=c++17 -Wall -Wextra -Wpedantic -Wconversion
+  -Wshadow -Wzero-as-null-pointer-constant -Wold-style-cast -Wpadded
+  ${CMAKE_CURRENT_LIST_DIR}/app/consumer_strict.cpp ${_flags} -o ${program_strict}
+  RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+message("${_out}")
+if(NOT (_rc EQUAL 0) OR _out MATCHES "warning:")
+  consumer_fail("the strict C++ consumer does not build quietly with pkg-config's flags")
+endif()
+consumer_run("run the strict C++ consumer" ${program_strict})
 message("consumer_pkg_config: C and C++ built and ran with pkg-config's flags")

@@ -5,7 +5,8 @@
 #   - no -Werror in any compile command (warnings of a newer compiler must not break it);
 #   - `all` builds the consumer's programs and the libraries they link, and nothing else
 #     of tlsf (no tests, examples, malloc shim), while tlsf::malloc can still be built;
-#   - the programs run.
+#   - the programs run, and one built with strict warnings (consumer_strict) shows none:
+#     tlsf's headers are system headers to the consumer.
 # cmake -DTLSF_SOURCE_DIR=<tlsf> -DWORK=<dir> -DC_COMPILER=.. -DCXX_COMPILER=.. -P this
 include(${CMAKE_CURRENT_LIST_DIR}/consumer_steps.cmake)
 set(build ${WORK}/subdirectory)
@@ -46,5 +47,11 @@ consumer_run("consumer_cpp" ${build}/consumer_cpp)
 if(CONSUMER_HAS_MALLOC)
   consumer_run("build consumer_malloc" ${CMAKE_COMMAND} --build ${build} --target consumer_malloc -j 2)
   consumer_run("consumer_malloc" ${build}/consumer_malloc)
+endif()
+consumer_build_quietly(${build} consumer_strict)
+if(CONSUMER_HAS_THREAD_HEAPS)
+  consumer_run("build consumer_thread_heaps" ${CMAKE_COMMAND} --build ${build}
+    --target consumer_thread_heaps -j 2)
+  consumer_run("consumer_thread_heaps" ${build}/consumer_thread_heaps)
 endif()
 message("consumer_add_subdirectory: build type, warnings and targets untouched")

@@ -18,3 +18,19 @@ endfunction()
 
 # The compilers of the enclosing build, handed down by test/consumer/CMakeLists.txt.
 set(CONSUMER_COMPILERS -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
+
+# consumer_build_quietly(<build dir> <target>): build <target> and fail if the compiler said
+# anything ("warning:"): for the consumer with strict warnings, to which tlsf's headers must
+# be system headers.
+function(consumer_build_quietly build target)
+  execute_process(COMMAND ${CMAKE_COMMAND} --build ${build} --target ${target} -j 2
+    RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+  message("${_out}")
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "build ${target} failed (exit ${_rc})")
+  endif()
+  if(_out MATCHES "warning:")
+    message(FATAL_ERROR "${target}: tlsf's headers warn in a consumer with strict warnings")
+  endif()
+  consumer_run("${target}" ${build}/${target})
+endfunction()

@@ -14,7 +14,9 @@
 #include <memory>
 #include <memory_resource>
 #include <new>
+#include <scoped_allocator>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -38,9 +40,10 @@ static_assert(std::is_same_v<int_traits::pointer, int *>);
 static_assert(std::is_same_v<int_traits::size_type, std::size_t>);
 static_assert(std::is_same_v<int_traits::rebind_alloc<double>, tlsf::allocator<double>>);
 static_assert(std::is_same_v<int_traits::rebind_traits<char>::value_type, char>);
-static_assert(int_traits::propagate_on_container_copy_assignment::value);
-static_assert(int_traits::propagate_on_container_move_assignment::value);
-static_assert(int_traits::propagate_on_container_swap::value);
+// As std::pmr::polymorphic_allocator: a container stays on its heap.
+static_assert(!int_traits::propagate_on_container_copy_assignment::value);
+static_assert(!int_traits::propagate_on_container_move_assignment::value);
+static_assert(!int_traits::propagate_on_container_swap::value);
 static_assert(!int_traits::is_always_equal::value);
 static_assert(std::is_nothrow_default_constructible_v<int_allocator>);
 static_assert(std::is_nothrow_copy_constructible_v<int_allocator>);
@@ -181,9 +184,9 @@ TEST(Allocator, FailureHandlerRunsBeforeBadAlloc) {
     tlsf::set_failure_handler(previous);
 }
 
-// Propagation: after assignment or swap, each container is on the heap of the allocator
-// it received, and its blocks are there.
-TEST(Allocator, CopyAssignmentPropagatesTheHeap) {
+// Propagation: never. After assignment or swap each container is on the heap it was built
+// on, and its blocks are there.
+TEST(Allocator, CopyAssignmentKeepsEachContainerOnItsHeap) {
     test_heap first;
     test_heap second;
     {
@@ -192,56 +195,204 @@ TEST(Allocator, CopyAssignmentPropagatesTheHeap) {
         a.assign(100, 1);
         b.assign(200, 2);
         a = b;
-        EXPECT_EQ(&a.get_allocator().get_heap(), &second);
-        EXPECT_TRUE(second.contains(a.data()));
+        EXPECT_EQ(&a.get_allocator().get_heap(), &first);
+        EXPECT_TRUE(first.contains(a.data()));
         EXPECT_EQ(a, b);
-        EXPECT_EQ(first.stats().live_blocks, 0u);
+        EXPECT_EQ(second.stats().live_blocks, 1u); // b's array only
     }
     expect_empty(first);
     expect_empty(second);
 }
 
-TEST(Allocator, MoveAssignmentTakesTheBlocksWithoutAllocating) {
-    test_heap first;
-    test_heap second;
+TEST(Allocator, MoveAssignmentOnOneHeapTakesTheBlocksWithoutAllocating) {
+    test_heap heap;
     {
-        tlsf::map<int, int> a(first);
-        tlsf::map<int, int> b(second);
+        tlsf::map<int, int> a(heap);
+        tlsf::map<int, int> b(heap);
         for (int i = 0; i < 100; ++i)
             b.emplace(i, i);
         a.emplace(-1, -1);
-        const std::size_t second_allocations = second.stats().alloc_count;
+        const std::size_t allocations = heap.stats().alloc_count;
         a = std::move(b);
-        EXPECT_EQ(&a.get_allocator().get_heap(), &second);
-        EXPECT_EQ(second.stats().alloc_count, second_allocations); // O(1): nothing copied
-        EXPECT_EQ(first.stats().live_blocks, 0u);                  // a's old node freed
+        EXPECT_EQ(heap.stats().alloc_count, allocations); // O(1): nothing copied
+        EXPECT_EQ(heap.stats().live_blocks, 100u);        // a's old node freed
         EXPECT_EQ(a.size(), 100u);
+    }
+    expect_empty(heap);
+}
+
+TEST(Allocator, MoveAssignmentBetweenHeapsMovesTheElementsIntoItsOwnHeap) {
+    test_heap first;
+    test_heap second;
+    {
+        tlsf::map<int, tlsf::string> a(first);
+        tlsf::map<int, tlsf::string> b(second);
+        for (int i = 0; i < 100; ++i)
+            b.emplace(i, std::string(100, 'b'));
+        a = std::move(b);
+        EXPECT_EQ(&a.get_allocator().get_heap(), &first);
+        EXPECT_EQ(a.size(), 100u);
+        for (const auto &entry : a) {
+            EXPECT_TRUE(first.contains(&entry));
+            EXPECT_TRUE(first.contains(entry.second.data()));
+            EXPECT_EQ(&entry.second.get_allocator().get_heap(), &first);
+        }
     }
     expect_empty(first);
     expect_empty(second);
 }
 
-TEST(Allocator, SwapExchangesTheHeaps) {
-    test_heap first;
-    test_heap second;
+TEST(Allocator, SwapOnOneHeapExchangesTheBlocks) {
+    test_heap heap;
     {
-        tlsf::list<int> a(first);
-        tlsf::list<int> b(second);
+        tlsf::list<int> a(heap);
+        tlsf::list<int> b(heap);
         a.assign(10, 1);
         b.assign(20, 2);
+        const int *first_of_b = &b.front();
+        const std::size_t allocations = heap.stats().alloc_count;
         a.swap(b);
-        EXPECT_EQ(&a.get_allocator().get_heap(), &second);
-        EXPECT_EQ(&b.get_allocator().get_heap(), &first);
         EXPECT_EQ(a.size(), 20u);
-        EXPECT_TRUE(second.contains(&a.front()));
-        a.push_back(3); // each keeps allocating where its blocks are
-        EXPECT_TRUE(second.contains(&a.back()));
+        EXPECT_EQ(&a.front(), first_of_b);
         using std::swap;
         swap(a, b);
-        EXPECT_EQ(&a.get_allocator().get_heap(), &first);
+        EXPECT_EQ(b.size(), 20u);
+        EXPECT_EQ(heap.stats().alloc_count, allocations);
     }
-    expect_empty(first);
-    expect_empty(second);
+    expect_empty(heap);
+}
+
+// A copy-constructed container is on the heap of the one it copies (pmr would choose the
+// default resource), and its elements follow it.
+TEST(Allocator, CopyConstructionStaysOnTheOriginalsHeap) {
+    test_heap heap;
+    test_heap other;
+    {
+        tlsf::vector<tlsf::string> original(heap);
+        original.emplace_back(std::size_t{100}, 'x');
+        const tlsf::vector<tlsf::string> copy = original;
+        EXPECT_EQ(&copy.get_allocator().get_heap(), &heap);
+        EXPECT_TRUE(heap.contains(copy.front().data()));
+        const tlsf::vector<tlsf::string> elsewhere(original, other); // asked for explicitly
+        EXPECT_TRUE(other.contains(elsewhere.data()));
+        EXPECT_TRUE(other.contains(elsewhere.front().data()));
+    }
+    expect_empty(heap);
+    expect_empty(other);
+}
+
+// ---- Scoped allocation: elements are built on their container's heap -------------------
+
+// The program of the issue: m[i] = "..." on a map on a private heap put every string on
+// the default heap.
+TEST(ScopedAllocation, AMapOfStringsKeepsTheStringsOnItsHeap) {
+    test_heap heap;
+    {
+        tlsf::map<int, tlsf::string> names(heap);
+        const std::string text(100, 'n'); // longer than the small-string buffer
+        for (int i = 0; i < 50; ++i)
+            names[i] = text.c_str();
+        names.emplace(100, text.c_str());
+        names.try_emplace(101, std::size_t{80}, 'y');
+        names.insert(
+            {102, tlsf::string(text.c_str(), tlsf::default_heap())}); // moved in, copied here
+        for (const auto &entry : names) {
+            EXPECT_EQ(&entry.second.get_allocator().get_heap(), &heap) << entry.first;
+            EXPECT_TRUE(heap.contains(entry.second.data())) << entry.first;
+        }
+        // An element assigned from a string on another heap stays on this one.
+        const tlsf::string foreign(text.c_str(), tlsf::default_heap());
+        names[0] = foreign;
+        EXPECT_TRUE(heap.contains(names[0].data()));
+    }
+    expect_empty(heap);
+}
+
+TEST(ScopedAllocation, EveryLevelOfNestingFollowsTheOutermostHeap) {
+    test_heap heap;
+    {
+        tlsf::vector<tlsf::map<tlsf::string, tlsf::list<tlsf::string>>> table(heap);
+        table.resize(3);
+        table[1]["a rather long key, past the small-string buffer"].emplace_back(std::size_t{64},
+                                                                                 'v');
+        table.emplace_back();
+        table.back()[tlsf::string(std::size_t{40}, 'k')].resize(2);
+        for (const auto &level : table) {
+            EXPECT_EQ(&level.get_allocator().get_heap(), &heap);
+            for (const auto &entry : level) {
+                EXPECT_TRUE(heap.contains(&entry));
+                EXPECT_TRUE(heap.contains(entry.first.data()));
+                for (const tlsf::string &leaf : entry.second) {
+                    EXPECT_EQ(&leaf.get_allocator().get_heap(), &heap);
+                    if (leaf.size() > 32) {
+                        EXPECT_TRUE(heap.contains(leaf.data()));
+                    }
+                }
+            }
+        }
+        if constexpr (support::stats) {
+            EXPECT_GT(heap.stats().live_blocks, 6u);
+        }
+    }
+    expect_empty(heap);
+}
+
+// Elements that cannot take the allocator are built from their arguments as given; so are
+// arguments that already bring one (a std::scoped_allocator_adaptor keeps working).
+struct no_allocator {
+    int value;
+    explicit no_allocator(int v) : value(v) {}
+};
+struct allocator_first {
+    using allocator_type = tlsf::allocator<char>;
+    allocator_type where;
+    allocator_first(std::allocator_arg_t, const allocator_type &a) : where(a) {}
+};
+struct allocator_last {
+    using allocator_type = tlsf::allocator<char>;
+    allocator_type where;
+    int value;
+    allocator_last(int v, const allocator_type &a) : where(a), value(v) {}
+};
+
+TEST(ScopedAllocation, BothConventionsPairsAndPlainTypes) {
+    test_heap heap;
+    {
+        tlsf::vector<no_allocator> plain(heap);
+        plain.emplace_back(7);
+        EXPECT_EQ(plain[0].value, 7);
+        tlsf::vector<allocator_first> first(heap);
+        first.emplace_back();
+        EXPECT_EQ(&first[0].where.get_heap(), &heap);
+        tlsf::list<allocator_last> last(heap);
+        last.emplace_back(3);
+        EXPECT_EQ(&last.back().where.get_heap(), &heap);
+        EXPECT_EQ(last.back().value, 3);
+        tlsf::vector<std::pair<tlsf::string, std::pair<int, tlsf::string>>> pairs(heap);
+        pairs.emplace_back();
+        pairs.emplace_back(std::piecewise_construct, std::forward_as_tuple(std::size_t{50}, 'p'),
+                           std::forward_as_tuple(1, "a string long enough to need a block"));
+        const std::pair<tlsf::string, std::pair<int, tlsf::string>> on_default(
+            tlsf::string(60, 'd'), std::pair<int, tlsf::string>(2, tlsf::string(60, 'e')));
+        pairs.push_back(on_default);
+        pairs.emplace_back(on_default.first, on_default.second);
+        for (const auto &entry : pairs) {
+            EXPECT_EQ(&entry.first.get_allocator().get_heap(), &heap);
+            EXPECT_EQ(&entry.second.second.get_allocator().get_heap(), &heap);
+        }
+        EXPECT_TRUE(heap.contains(pairs[1].second.second.data()));
+        EXPECT_TRUE(heap.contains(pairs[2].first.data()));
+        EXPECT_TRUE(heap.contains(pairs[3].second.second.data()));
+        // Explicitly on another heap: built as asked, as a scoped_allocator_adaptor does.
+        tlsf::deque<tlsf::string> explicit_heap(heap);
+        explicit_heap.emplace_back(std::string(100, 'a'), tlsf::default_heap());
+        EXPECT_TRUE(tlsf::default_heap().contains(explicit_heap.back().data()));
+        using scoped = std::scoped_allocator_adaptor<tlsf::allocator<tlsf::string>>;
+        std::vector<tlsf::string, scoped> adapted{scoped(heap)};
+        adapted.emplace_back(std::size_t{100}, 's');
+        EXPECT_TRUE(heap.contains(adapted.back().data()));
+    }
+    expect_empty(heap);
 }
 
 TEST(Allocator, AllocateShared) {
@@ -275,7 +426,7 @@ TEST(Allocator, StringsAndNestedContainers) {
         EXPECT_TRUE(heap.contains(table.at(49).data()));
         tlsf::deque<tlsf::string> lines(heap);
         for (int i = 0; i < 100; ++i)
-            lines.emplace_back(std::string(100, 'a'), heap);
+            lines.emplace_back(std::string(100, 'a')); // the deque gives it the heap
         EXPECT_TRUE(heap.contains(lines.back().data()));
     }
     expect_empty(heap);

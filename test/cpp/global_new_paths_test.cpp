@@ -81,7 +81,8 @@ TEST(GlobalNewPaths, GrowsWhenTheInlineAttemptFindsNoBlock) {
         EXPECT_GE(heap().usable_size(block), bytes);
         EXPECT_GT(after.pool_count, before.pool_count);
         if constexpr (support::stats) {
-            EXPECT_EQ(after.failed_count - before.failed_count, 1u); // not searched twice
+            // Served after growing: not a failure (a second search would show as one).
+            EXPECT_EQ(after.failed_count, before.failed_count);
             EXPECT_EQ(after.alloc_count - before.alloc_count, 1u);
         }
         ::operator delete(block);

@@ -291,8 +291,8 @@ TEST(Heap, StaticHeapOwnsAlignedStorage) {
     void *block = base.malloc(1000);
     ASSERT_NE(block, nullptr);
     EXPECT_TRUE(heap->contains(block));
-    EXPECT_GT(static_cast<void *>(block), static_cast<void *>(heap.get()));
-    EXPECT_LT(static_cast<void *>(block), static_cast<void *>(heap.get() + 1));
+    EXPECT_GT(block, static_cast<void *>(heap.get()));
+    EXPECT_LT(block, static_cast<void *>(heap.get() + 1));
     base.free(block);
     EXPECT_LT(heap->stats().pool_bytes, 64u * 1024u);
 }

@@ -12,7 +12,9 @@
 
 #include <cstdlib>
 #include <memory>
+#include <memory_resource>
 #include <new>
+#include <string>
 
 namespace {
 
@@ -80,7 +82,60 @@ TEST(Misuse, AHandlerOfYourOwnHearsAndTheHeapIsUnchanged) {
     EXPECT_TRUE(heap->check());
 }
 
-#else
+#endif
+
+// TLSF_CPP_SIZE_CHECKS is on in this program (CMakeLists.txt): a deallocation with a size
+// the block cannot have been allocated for is caught, through every layer.
+static_assert(TLSF_CPP_SIZE_CHECKS == 1, "this program is built with TLSF_CPP_SIZE_CHECKS=1");
+
+TEST(MisuseDeathTest, AllocatorDeallocateWithTheWrongCountIsReported) {
+    auto heap = std::make_unique<tlsf::static_heap<64 * 1024>>();
+    tlsf::allocator<double> alloc(*heap);
+    double *values = alloc.allocate(100);
+    EXPECT_DEATH(alloc.deallocate(values, 1000), "deallocation size mismatch");
+    EXPECT_DEATH(alloc.deallocate(values, 1), "deallocation size mismatch");
+    alloc.deallocate(values, 100);
+    // On the default heap too.
+    tlsf::allocator<double> on_default;
+    values = on_default.allocate(100);
+    EXPECT_DEATH(on_default.deallocate(values, 300), "deallocation size mismatch");
+    on_default.deallocate(values, 100);
+}
+
+TEST(MisuseDeathTest, ResourceDeallocateWithTheWrongSizeIsReported) {
+    auto heap = std::make_unique<tlsf::static_heap<64 * 1024>>();
+    tlsf::memory_resource resource(*heap);
+    void *block = resource.allocate(512, 64);
+    EXPECT_DEATH(resource.deallocate(block, 4096, 64), "deallocation size mismatch");
+    resource.deallocate(block, 512, 64);
+    tlsf::heap_resource arena;
+    block = arena.allocate(512);
+    EXPECT_DEATH(arena.deallocate(block, 8), "deallocation size mismatch");
+    arena.deallocate(block, 512);
+}
+
+// Correct sizes pass, whatever the containers ask for.
+TEST(Misuse, ContainersDeallocateWithTheirSizes) {
+    auto heap = std::make_unique<tlsf::static_heap<1024 * 1024>>();
+    {
+        tlsf::vector<tlsf::string> lines(*heap);
+        for (int i = 0; i < 500; ++i)
+            lines.emplace_back(static_cast<std::size_t>(i % 200), 'x');
+        tlsf::map<int, tlsf::list<int>> table(*heap);
+        for (int i = 0; i < 300; ++i)
+            table[i % 37].push_back(i);
+        tlsf::unordered_map<int, int> hashed(*heap);
+        for (int i = 0; i < 1000; ++i)
+            hashed.emplace(i, i);
+        tlsf::heap_resource arena;
+        std::pmr::vector<std::pmr::string> pmr_lines(&arena);
+        for (int i = 0; i < 500; ++i)
+            pmr_lines.emplace_back(static_cast<std::size_t>(i % 200), 'y');
+    }
+    EXPECT_TRUE(heap->check());
+}
+
+#if TLSF_CHECKS < 2
 
 TEST(Misuse, SealedHeadersAreOff) {
     GTEST_SKIP() << "TLSF_CHECKS < 2: foreign pointers are not caught in this build";

@@ -85,6 +85,26 @@
 //
 // NONE, STD_MUTEX and INTERRUPTS are known at compile time: the global operator new and
 // delete take them inline, without a call through a function pointer.
+//
+// Checks and sanitizers:
+//
+//   TLSF_CPP_SIZE_CHECKS  1: tlsf::allocator::deallocate(p, n) and
+//                         tlsf::memory_resource::deallocate(p, bytes, align) check the size
+//                         against the block (heap::free_sized) and report a mismatch as
+//                         misuse. Default: 1 without NDEBUG (debug builds), 0 with it: it
+//                         reads the block's header once more on every deallocation.
+//   TLSF_CPP_REPLACE_GLOBAL_NEW  1: <tlsf/global_new.hpp> defines the global operator new
+//                         and delete. Default 1, except under clang's ThreadSanitizer and
+//                         MemorySanitizer: their runtimes, which clang links statically,
+//                         define every operator new themselves (a second definition does
+//                         not link), and the shared runtime (-shared-libsan) crashes at
+//                         start-up on Debian 12 even for an empty program. There the
+//                         sanitizer's allocator serves new and delete, which is also what
+//                         lets it see every allocation; tlsf::allocator, the resources and
+//                         the default heap work as usual. gcc's sanitizers (shared
+//                         runtimes) and clang's AddressSanitizer accept the replacement,
+//                         and the core tells ASan about its blocks. 0 keeps the C++
+//                         library's operator new in any build (one program, one switch).
 #ifndef TLSF_CPP_CONFIG_HPP
 #define TLSF_CPP_CONFIG_HPP
 
@@ -138,6 +158,29 @@
 #endif
 #ifndef TLSF_DETAIL_ASAN
 #define TLSF_DETAIL_ASAN 0
+#endif
+
+// Internal: whether clang's ThreadSanitizer or MemorySanitizer instruments this code (see
+// TLSF_CPP_REPLACE_GLOBAL_NEW).
+#if defined(__clang__) && defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define TLSF_DETAIL_SANITIZER_OWNS_NEW 1
+#endif
+#endif
+#ifndef TLSF_DETAIL_SANITIZER_OWNS_NEW
+#define TLSF_DETAIL_SANITIZER_OWNS_NEW 0
+#endif
+
+#ifndef TLSF_CPP_REPLACE_GLOBAL_NEW
+#define TLSF_CPP_REPLACE_GLOBAL_NEW (!TLSF_DETAIL_SANITIZER_OWNS_NEW)
+#endif
+
+#ifndef TLSF_CPP_SIZE_CHECKS
+#ifdef NDEBUG
+#define TLSF_CPP_SIZE_CHECKS 0
+#else
+#define TLSF_CPP_SIZE_CHECKS 1
+#endif
 #endif
 
 #ifndef TLSF_DEFAULT_HEAP_SIZE

@@ -2,9 +2,11 @@
 // tlsf/containers.hpp - the standard containers with tlsf::allocator.
 //
 // Each alias is the std container with tlsf::allocator of its value type, so it allocates
-// from the default heap unless given a heap: tlsf::map<int, int> m(heap). For containers
-// that stay on one heap through assignments and pass it on to their elements, use the
-// std::pmr containers with tlsf::memory_resource (<tlsf/memory_resource.hpp>).
+// from the default heap unless given a heap: tlsf::map<int, int> m(heap). Like std::pmr
+// containers, they stay on that heap through assignments and swaps, and hand it to the
+// elements they build: in a tlsf::map<int, tlsf::string> on a heap every string is on that
+// heap too (see <tlsf/allocator.hpp>). std::pmr containers over a tlsf::memory_resource
+// or tlsf::heap_resource behave the same; these aliases avoid the virtual calls.
 #ifndef TLSF_CONTAINERS_HPP
 #define TLSF_CONTAINERS_HPP
 

@@ -19,7 +19,8 @@
 //
 // Lifetime: built on first use, by whichever code asks first - a static constructor in any
 // translation unit included - and never destroyed, so objects destroyed at exit can still
-// free into it. The memory it obtained from the OS is never returned; it is reused.
+// free into it. The memory it obtained from the OS is reused, and returned to the OS only
+// when the program asks: default_heap().trim() unmaps every pool that holds no block.
 //
 // Cost: first use gives it its memory (the static array or linker region), or its lock
 // (TLSF_LOCK_USER), or the C heap it adopts. Before that, the global operator new finds it
@@ -157,6 +158,20 @@ inline region os_pool_source(std::size_t needed, void *context) noexcept {
         wanted = needed;
     }
 }
+
+// Takes back a pool os_pool_source gave, when default_heap().trim() finds it empty.
+inline void os_pool_give_back(region memory, void *context) noexcept {
+    std::size_t &obtained = *static_cast<std::size_t *>(context);
+    obtained -= memory.bytes;
+#if TLSF_DETAIL_GROW_WITH_MMAP
+#if defined(TLSF_DETAIL_LSAN)
+    __lsan_unregister_root_region(memory.memory, memory.bytes);
+#endif
+    ::munmap(memory.memory, memory.bytes);
+#else
+    std::free(memory.memory);
+#endif
+}
 #endif
 
 #if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
@@ -237,7 +252,7 @@ struct default_heap_state {
   private:
     constexpr pool_source constant_pool_source() noexcept {
 #if TLSF_DEFAULT_HEAP_GROW
-        return pool_source{&os_pool_source, &obtained};
+        return pool_source{&os_pool_source, &obtained, &os_pool_give_back};
 #else
         return pool_source{};
 #endif
@@ -335,11 +350,15 @@ inline bool is_default_heap(const heap &h) noexcept {
     return static_cast<const void *>(&h) == default_heap_address();
 }
 
-// Gives the default heap object its configured memory: the slabs first (the control
-// structure is made with the first pool, and takes the slabs then), then the static array
-// and the linker region, whichever are configured.
+// Gives the default heap object its configured memory: the slabs and the cache budget
+// first (the control structure is made with the first pool, and takes them then), then
+// the static array and the linker region, whichever are configured. The budget is the
+// one measured for the default heap (TLSF_CACHE_BYTES, tlsf_config.h), not a private
+// heap's share of its size (heap.hpp, "The front cache"): it serves the whole program,
+// and a drain there precedes growing from the OS.
 inline void give_default_heap_its_memory(heap &instance) noexcept {
     instance.set_slabs(TLSF_DEFAULT_HEAP_SLABS);
+    instance.set_cache_limit(static_cast<std::size_t>(TLSF_CACHE_BYTES));
 #if TLSF_DEFAULT_HEAP_SIZE > 0
     // Zero-initialised static storage: in .bss, nothing runs before it is used.
     alignas(tlsf::alignment) static unsigned char memory[TLSF_DEFAULT_HEAP_SIZE];
@@ -391,8 +410,8 @@ TLSF_DETAIL_COLD inline void build_default_heap() noexcept {
     ::new (place) heap(adopt, adopted.handle, lock);
 #else
 #if TLSF_DEFAULT_HEAP_GROW
-    heap &instance =
-        *::new (place) heap(lock_hooks{}, pool_source{&os_pool_source, &storage.obtained});
+    heap &instance = *::new (place) heap(
+        lock_hooks{}, pool_source{&os_pool_source, &storage.obtained, &os_pool_give_back});
 #else
     heap &instance = *::new (place) heap();
 #endif
@@ -495,7 +514,7 @@ inline void *heap_malloc(heap &h, std::size_t bytes) noexcept {
     if (is_default_heap(h)) {
         bool searched;
         if (void *block = default_heap_try_malloc(bytes, searched)) return block;
-        if (searched && !h.grow(bytes)) return nullptr;
+        if (searched) return h.malloc_after_miss(bytes); // grow, search once more
     }
     return h.malloc(bytes);
 }

@@ -32,6 +32,14 @@
 // (<tlsf/default_heap.hpp>). First use, growth, the new_handler loop, failure and
 // over-alignment are out of line.
 //
+// Sanitizers: under clang's ThreadSanitizer or MemorySanitizer this header defines no
+// operator new or delete (TLSF_CPP_REPLACE_GLOBAL_NEW is 0 there, see <tlsf/config.hpp>):
+// their runtimes define them, and a program cannot have both. The program then builds,
+// links and runs with the sanitizer's allocator behind new and delete, and
+// tlsf::replaces_global_new tells it so; everything else - the default heap, the
+// allocators, the resources - is unchanged and instrumented. gcc's sanitizers and clang's
+// AddressSanitizer take the replacement.
+//
 // With TLSF_CPP_DEFAULT_HEAP_PER_THREAD=1 (<tlsf/config.hpp>, CMake target
 // tlsf::cpp_thread_heaps) the same functions use the calling thread's own heap instead
 // (<tlsf/thread_heaps.hpp>): no lock; delete on another thread returns the block to its
@@ -46,6 +54,11 @@
 #include "tlsf/default_heap.hpp"
 #include "tlsf/failure.hpp"
 #include "tlsf/thread_heaps.hpp"
+
+namespace tlsf {
+// Whether this program's global operator new and delete are the ones defined below.
+inline constexpr bool replaces_global_new = TLSF_CPP_REPLACE_GLOBAL_NEW != 0;
+} // namespace tlsf
 
 namespace tlsf::detail {
 
@@ -84,9 +97,10 @@ inline void *slow_path_attempt(std::size_t bytes, std::size_t align, bool &searc
     return thread_heaps_allocate(bytes, align);
 #else
     heap &h = default_heap(); // gives it its memory on first use
-    const bool attempt = !searched || h.grow(bytes, align);
+    // After a search of the fast path: grow, then search once more (not a second miss).
+    void *block = searched ? h.malloc_after_miss(bytes, align) : h.memalign(align, bytes);
     searched = false;
-    return attempt ? h.memalign(align, bytes) : nullptr;
+    return block;
 #endif
 }
 
@@ -170,6 +184,8 @@ inline std::size_t to_size(std::align_val_t align) noexcept {
 
 } // namespace tlsf::detail
 
+#if TLSF_CPP_REPLACE_GLOBAL_NEW
+
 // ---- operator new: 8 forms ------------------------------------------------------------
 
 void *operator new(std::size_t bytes) {
@@ -235,5 +251,7 @@ void operator delete(void *block, std::align_val_t, const std::nothrow_t &) noex
 void operator delete[](void *block, std::align_val_t, const std::nothrow_t &) noexcept {
     tlsf::detail::global_delete(block);
 }
+
+#endif // TLSF_CPP_REPLACE_GLOBAL_NEW
 
 #endif // TLSF_GLOBAL_NEW_HPP

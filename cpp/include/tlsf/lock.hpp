@@ -27,7 +27,16 @@
 
 #include <cstdint>
 
-#include <tlsf_lock.h> // tlsf_lock_t, the one lock type of the C and C++ layers
+// tlsf_lock_t, the one lock type of the C and C++ layers. A C header: its NULL tests are
+// what -Wzero-as-null-pointer-constant flags in C++ (clang), so that warning is off for it.
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
+#endif
+#include <tlsf_lock.h>
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 #include "tlsf/config.hpp"
 

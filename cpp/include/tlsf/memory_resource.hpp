@@ -36,6 +36,12 @@
 
 namespace tlsf {
 
+// A std::pmr::memory_resource that allocates from a tlsf::heap it does not own. As thread
+// safe as that heap: the default heap is locked, so the default resource may be shared;
+// a heap of your own is unlocked unless given a lock (heap::set_lock), so a resource on it
+// is for one thread at a time, like std::pmr::unsynchronized_pool_resource. For a resource
+// that owns its heap, grows and gives memory back, see tlsf::heap_resource
+// (<tlsf/heap_resource.hpp>).
 class memory_resource final : public std::pmr::memory_resource {
   public:
     // A resource on the process default heap; with TLSF_CPP_DEFAULT_HEAP_PER_THREAD=1, on
@@ -67,23 +73,38 @@ class memory_resource final : public std::pmr::memory_resource {
     // Throws std::bad_alloc if the heap has no block large enough (without exceptions:
     // the failure handler). O(1).
     void *do_allocate(std::size_t bytes, std::size_t align) override {
+        heap *const on = heap_; // one copy, kept for the failure path as well
 #if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
-        void *block = heap_ ? detail::heap_memalign(*heap_, align, bytes)
-                            : thread_heaps_allocate(bytes, align);
-#else
         void *block =
-            detail::heap_memalign(*heap_, align, bytes); // inline lock on the default heap
+            on ? detail::heap_memalign(*on, align, bytes) : thread_heaps_allocate(bytes, align);
+#else
+        void *block = detail::heap_memalign(*on, align, bytes); // inline lock on the default heap
 #endif
-        if (block == nullptr) detail::fail(failure::out_of_memory, bytes);
+        if (block == nullptr) out_of_memory(on, bytes);
         return block;
     }
 
-    // Frees; the size and alignment are not needed, the block records its own. O(1).
-    void do_deallocate(void *block, std::size_t, std::size_t) override {
+    // The heap's failure handler, then the process-wide one and std::bad_alloc (null: the
+    // per-thread heaps, which have no heap object).
+    [[noreturn]] TLSF_DETAIL_COLD static void out_of_memory(heap *on, std::size_t bytes) {
+        if (on != nullptr) on->report_failure(failure::out_of_memory, bytes);
+        detail::fail(failure::out_of_memory, bytes);
+    }
+
+    // Frees. The size and alignment are not needed, the block records its own; with
+    // TLSF_CPP_SIZE_CHECKS (debug builds) they are checked against it (heap::free_sized)
+    // and a mismatch is reported as misuse. O(1).
+    void do_deallocate(void *block, std::size_t bytes, std::size_t align) override {
 #if TLSF_CPP_DEFAULT_HEAP_PER_THREAD
         if (heap_ == nullptr) return thread_heaps_free(block);
 #endif
+#if TLSF_CPP_SIZE_CHECKS
+        heap_->free_sized(block, bytes, align);
+#else
+        (void)bytes;
+        (void)align;
         detail::heap_free(*heap_, block);
+#endif
     }
 
     // Equal to another tlsf::memory_resource on the same heap: each can free what the

@@ -6,9 +6,14 @@
 //   tlsf::lock_hooks                        making a heap thread-safe          <tlsf/lock.hpp>
 //   tlsf::allocator<T>                      a standard Allocator          <tlsf/allocator.hpp>
 //   tlsf::memory_resource                   a std::pmr resource     <tlsf/memory_resource.hpp>
+//   tlsf::heap_resource                     a pmr resource with its own, growing heap
+//                                                                    <tlsf/heap_resource.hpp>
+//   tlsf::allocate_unique, tlsf::unique_ptr  unique ownership on a heap <tlsf/allocate_unique.hpp>
 //   tlsf::map, tlsf::vector, tlsf::string...  containers on the heap    <tlsf/containers.hpp>
 //   tlsf::set_failure_handler               failures without exceptions     <tlsf/failure.hpp>
 //   compile-time switches                                                   <tlsf/config.hpp>
+//
+// The design - what a std::pmr user can count on, and where it differs - is in docs/cpp.md.
 //
 // Not included here: <tlsf/global_new.hpp>, which replaces the global operator new and
 // delete and so belongs in exactly one translation unit of a program.
@@ -22,6 +27,8 @@
 #include "tlsf/default_heap.hpp"
 #include "tlsf/allocator.hpp"
 #include "tlsf/memory_resource.hpp"
+#include "tlsf/heap_resource.hpp"
+#include "tlsf/allocate_unique.hpp"
 #include "tlsf/thread_heaps.hpp"
 #include "tlsf/containers.hpp"
 
