@@ -21,13 +21,15 @@
  *
  * Memory and cost. Everything lives in memory the caller gives to tlsf_trace_create: the
  * recorder's state, a staging buffer for the encoded records (handed to the sink whenever it
- * is full), and, unless blocks are named by address, the table of the live blocks, which maps
- * an address to the block's id and requested size. Every call is bounded: at most TLSF_TRACE_PROBES
- * slots of the table are read (open addressing, linear probing, freed slots left as tombstones that
- * the next insertion in their window reuses, so nothing ever moves and an id stays the block's
- * slot), plus the encoding of one record (at most TLSF_TRACE_RECORD_MAX bytes) and, when the buffer
- * is full, one call of the sink. When the window of a new block holds only live blocks the table is
- * full: recording stops there, and the trace says so (a replay then refuses it). Give the
+ * is full), and, unless blocks are named by address, the table of the live blocks, which
+ * maps an address to the block's id and requested size. Every call is bounded: at most
+ * TLSF_TRACE_PROBES slots of the table are read (open addressing, linear probing, freed
+ * slots left as tombstones that the next insertion in their window reuses, so nothing ever
+ * moves and an id stays the block's slot), plus the encoding of one record (at most
+ * TLSF_TRACE_RECORD_MAX bytes) and, when the buffer is full, one call of the sink; with
+ * TLSF_TRACE_BATCH above 1 the table work of that many calls is done together, every
+ * TLSF_TRACE_BATCH-th call. When the window of a new block holds only live blocks the table
+ * is full: recording stops there, and the trace says so (a replay then refuses it). Give the
  * table at least twice as many slots as the program has live blocks at its peak.
  *
  * No allocation, no stdio, no global state: freestanding C99 (<stddef.h>, <stdint.h>).
