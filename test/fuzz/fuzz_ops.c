@@ -9,6 +9,7 @@
  * arena is marked undefined at the start of each input, so memcheck reports any read of
  * heap memory the core did not write first.
  */
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS */
 #include "fuzz_ops.h"
 
 #include <setjmp.h>
@@ -17,6 +18,10 @@
 #include <string.h>
 
 #include "tlsf.h"
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#endif
 
 #if defined(__SANITIZE_ADDRESS__)
 #define FUZZ_ASAN 1
@@ -41,15 +46,10 @@
 #ifndef TLSF_FUZZ_ALLOW_OFFSET_BEYOND_BYTES
 #define TLSF_FUZZ_ALLOW_OFFSET_BEYOND_BYTES 0
 #endif
-/*   TLSF_FUZZ_ADVERSARY_NO_CHECKS        the adversary does not run tlsf_check and
- *                                        tlsf_check_pool on a damaged heap (they follow
- *                                        damaged spans and links) */
-#ifndef TLSF_FUZZ_ADVERSARY_NO_CHECKS
-#define TLSF_FUZZ_ADVERSARY_NO_CHECKS 0
-#endif
 
 int tlsf_fuzz_verbose;
 int tlsf_fuzz_adversary;
+int tlsf_fuzz_adversary_strict;
 struct tlsf_fuzz_adversary_counts tlsf_fuzz_adversary_counts;
 
 const unsigned char fuzz_op_table[16] = {
@@ -109,6 +109,8 @@ static struct model {
         size_t usable;
     } freed[8];
     unsigned freed_next;
+    unsigned char *written[32]; /* the words the adversary wrote */
+    unsigned writes;
     struct {
         int count;
         tlsf_error_t reason;
@@ -612,7 +614,7 @@ static void check_stats(void) {
  * which the damage may have changed without any harm yet: not checked.) */
 static void tainted_check(void) {
     int i;
-    if (!TLSF_FUZZ_ADVERSARY_NO_CHECKS) {
+    if (tlsf_fuzz_adversary_strict) { /* (a known gap otherwise: see "The adversary") */
         if (tlsf_check(M.heap) != 0) abandon("tlsf_check");
         for (i = 0; i < FUZZ_POOLS; ++i)
             if (M.pools[i].pool && tlsf_check_pool(M.pools[i].pool) != 0)
@@ -1189,7 +1191,43 @@ static void op_misuse(input_t *in) {
  * alignment record (the word before the next header); and a slab's state at its start (the
  * head of its free list and its bounds: written only through a pointer into memory the slab
  * took over, skipped as the first 128 bytes after every slab boundary when slabs are on).
+ *
+ * Known gaps of the core, which the adversary steers around unless tlsf_fuzz_adversary_strict
+ * is set (fuzz_replay --strict); each is a failing case of test/core/test_hardening.cpp
+ * (HardeningGaps.*), and each restriction below goes when its gap is closed:
+ *   - tlsf_check and tlsf_check_pool follow a damaged free block's span and list links
+ *     (and crash): they are not run on a damaged heap;
+ *   - a cache pop and a slab pop hand out a block whose header (a slab object's tag) was
+ *     damaged, and trust the size in it: no writes to parked headers and slab tags;
+ *   - a cache or slab link is checked for alignment only, so a damaged link that decodes
+ *     aligned (a flipped bit above the alignment, a link copied from another block, a
+ *     random word 1 time in 16) is followed: such links get only zero, an aligned pointer
+ *     or a flipped bit below the alignment;
+ *   - a damaged header of a block in use is sealed again when the block before it is taken
+ *     whole, grown into, drained or released, and the drain and a slab's release trust the
+ *     span of a free block after them; a new slab is cut from a free block whose header is
+ *     not checked: the only headers written are those past the end of a block in use, and
+ *     with slabs neither the headers nor the links of free blocks;
+ *   - a free-list link is accepted if it points anywhere in the control structure, where a
+ *     list head's neighbour word can pass for a node pointing back (a link to a head with a
+ *     flipped bit 3 unlinks its block but leaves its class marked non-empty), and a
+ *     misaligned one inside the pools is read before it is refused (undefined behaviour):
+ *     no value written points into the control structure, and a free block's links get
+ *     only aligned values.
  */
+
+/* The flags of a size word the steering reads (core/src/tlsf_block.h): free, a slab's tag
+ * (with slabs), parked (in the cache or a freed slab object), just above the largest span. */
+#define FREE_BIT ((size_t)1)
+#define SLAB_TAG_BIT ((size_t)(TLSF_SLABS ? 8 : 0))
+#define BLOCK_PARKED_BIT ((size_t)1 << TLSF_MAX_BLOCK_LOG2)
+
+static unsigned log2_floor(size_t v) {
+    unsigned r = 0;
+    while (v >>= 1)
+        ++r;
+    return r;
+}
 
 /* Reads and writes of the heap's words, which ASan poisons: the writes are the misuse. */
 static FUZZ_NO_ASAN size_t load_word(const unsigned char *at) {
@@ -1278,6 +1316,13 @@ static void op_corrupt(input_t *in) {
     M.op_name = "corrupt";
     if (TLSF_CHECKS < 2) return; /* without seals damage goes unnoticed by design */
     if (sizeof(size_t) > 4) value |= (size_t)take32(in) << 16 << 16;
+    if (!tlsf_fuzz_adversary_strict && what % 8 != 1) {
+        /* Steering around the known gaps (see above): the only header written is the one
+         * past a block in use; freed memory is written where a walk finds it free now (the
+         * blocks freed last may hold other blocks' headers by now). */
+        what = 7;
+        if (((how >> 4) & 3) == 0) how = (uint8_t)(how | 0x10);
+    }
     switch (what % 8) {
     case 0: /* a write before a live block: its own size word */
         if (b) at = b->ptr - word_size();
@@ -1326,6 +1371,32 @@ static void op_corrupt(input_t *in) {
     }
     if (!adversary_may_write(at)) return;
     old = load_word(at);
+    if (!tlsf_fuzz_adversary_strict) {
+        unsigned w;
+        /* One write per word: two (a forged pointer, then a bit of it flipped) can give a
+         * link any value, also one that passes the alignment test (a known gap). */
+        if (M.writes >= 32) return;
+        for (w = 0; w < M.writes; ++w)
+            if (M.written[w] == at) return;
+        /* The known gaps (see above); whatever lands on a block's first or second word (a
+         * link, if the block is free, cached or a freed slab object) is judged by the header
+         * before it. */
+        const size_t before = load_word(at - word_size());
+        const size_t two_before = load_word(at - word_size() - sizeof(size_t));
+        if (what % 8 == 1 &&
+            ((old & (BLOCK_PARKED_BIT | SLAB_TAG_BIT)) != 0 || (M.slabs && (old & FREE_BIT) != 0)))
+            return;
+        if (M.slabs && ((before | two_before) & FREE_BIT) != 0)
+            return; /* a free block's link: a new slab may be cut from that block */
+        if ((before & (FREE_BIT | BLOCK_PARKED_BIT)) == BLOCK_PARKED_BIT) {
+            /* A cached block's or a freed slab object's link: only what the alignment test
+             * catches. */
+            if ((how & 3) == 0)
+                value %= log2_floor(align_size());
+            else
+                how = (uint8_t)(how | 3);
+        }
+    }
     switch (how & 3) {
     case 0: /* one bit */
         word = old ^ ((size_t)1 << (value % (8 * sizeof(size_t))));
@@ -1342,16 +1413,38 @@ static void op_corrupt(input_t *in) {
         word = forged_pointer(value);
         break;
     }
+    if (!tlsf_fuzz_adversary_strict) {
+        /* A free block's list link: only aligned values, and none into the control
+         * structure (known gaps, see above). */
+        const size_t before = load_word(at - word_size());
+        const size_t two_before = load_word(at - word_size() - sizeof(size_t));
+        if (((before | two_before) & FREE_BIT) != 0) word &= ~(size_t)(align_size() - 1);
+        if ((uintptr_t)word - (uintptr_t)M.heap < tlsf_size()) return;
+    }
     if (word == old) return;
     if (tlsf_fuzz_verbose)
         fprintf(stderr, "  corrupt %p (target %u, mode %u): 0x%zx -> 0x%zx\n", (void *)at,
                 (unsigned)(what % 8), (unsigned)(how & 3), old, word);
     store_word(at, word);
+    if (M.writes < 32) M.written[M.writes] = at;
+    M.writes++;
     if (!M.tainted) tlsf_fuzz_adversary_counts.damaged++;
     M.tainted = 1;
 }
 
 /* ---- One input --------------------------------------------------------------------- */
+
+/* The arena's memory: at a fixed address where the system grants it, since a heap's key (and
+ * so whether a damaged word passes its checks by chance) depends on the heap's address: a run
+ * is then the same every time, also under address-space randomisation. */
+static unsigned char *arena_memory(size_t bytes) {
+#if defined(MAP_ANONYMOUS) && UINTPTR_MAX > 0xFFFFFFFFu
+    void *p = mmap((void *)(uintptr_t)0x300000000000u, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p != MAP_FAILED) return (unsigned char *)p;
+#endif
+    return (unsigned char *)malloc(bytes);
+}
 
 static void arena_init(void) {
     size_t round = align_size() > 64 ? align_size() : 64, bytes = tlsf_size(), i;
@@ -1359,7 +1452,7 @@ static void arena_init(void) {
     if (arena != NULL) return;
     for (i = 0; i < FUZZ_POOLS; ++i)
         bytes += (slot_capacity[i] + round - 1) & ~(round - 1);
-    raw = (unsigned char *)malloc(bytes + 4096); /* reachable through arena until exit */
+    raw = arena_memory(bytes + 4096); /* reachable through arena until exit */
     if (raw == NULL) fail("out of memory for the arena", NULL, bytes, 0);
     arena = raw + (4096 - (uintptr_t)raw % 4096) % 4096;
     arena_bytes = bytes;
