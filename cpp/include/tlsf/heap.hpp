@@ -285,6 +285,7 @@ class heap {
             report_size_mismatch(block, bytes, usable);
             return;
         }
+        TLSF_DETAIL_TRACE(tlsf_trace_free(trace_, block));
         tlsf_free(handle_, block);
     }
 
