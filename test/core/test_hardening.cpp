@@ -893,7 +893,7 @@ TEST(HardeningMetadata, AUseAfterFreeWriteToAFreedSlabObjectsLinkIsReported) {
 TEST(HardeningMetadata, AUseAfterFreeWriteToAFreeBlocksLinksIsReported) {
     if (const char *why = WithoutSeals()) GTEST_SKIP() << why;
     alignas(64) static unsigned char elsewhere[256];
-    for (int word = 0; word < 2; ++word) {
+    for (std::size_t word = 0; word < 2; ++word) {
         for (int forged = 0; forged < 3; ++forged) {
             for (int merge = 0; merge < 2; ++merge) {
                 SCOPED_TRACE("word " + std::to_string(word) + ", value " + std::to_string(forged) +
