@@ -1301,3 +1301,29 @@ TEST(HardeningGaps, ALinkIntoTheControlStructureMustBeAListHead) {
     EXPECT_TRUE(Reported(a, {kCorruptList}));
     EXPECT_TRUE(a.ServesOnlyFreeMemory());
 }
+
+// A free block alone in its class; a use after free writes its back link to point into
+// memory that still holds an old link back to it (free memory keeps the links of the blocks
+// it held: here written on purpose). The neighbours "point back", so the merge that unlinks
+// the block trusts the link and leaves its class marked non-empty. A neighbour must be a
+// list head or a free block with a sealed header.
+TEST(HardeningGaps, AListNeighbourMustBeAHeadOrASealedFreeBlock) {
+    if (const char *why = WithoutSeals()) GTEST_SKIP() << why;
+    if (const char *why = KnownGap("a list neighbour is trusted when its link points back"))
+        GTEST_SKIP() << why;
+    Arena a(kPool);
+    a.Hold(100);
+    unsigned char *before = a.Hold(1500); // not cached: its free merges
+    unsigned char *freed = a.Hold(ListRequest());
+    a.Hold(100);
+    ASSERT_TRUE(before && freed);
+    a.Release(freed);
+    // An old node inside the free block's own memory, whose next link is the block.
+    unsigned char *old_node = freed + 8 * Align();
+    StoreWord(old_node + HeaderBytes(), Addr(BlockStart(freed)));
+    StoreWord(freed + sizeof(void *), Addr(old_node));
+    a.log.Clear();
+    a.Release(before);
+    EXPECT_TRUE(Reported(a, {kCorruptList}));
+    EXPECT_TRUE(a.ServesOnlyFreeMemory());
+}
