@@ -1092,14 +1092,10 @@ TEST(HardeningGaps, AnOverflowIntoAnAlignmentRecordIsHarmless) {
     }
 }
 
-// ---- Known gaps -----------------------------------------------------------------------------
-
 // tlsf_check follows a free block's span and list links: damaged ones (a span grown far past
 // the pool, a zeroed link) must be counted, not followed.
-TEST(HardeningGaps, TlsfCheckCountsADamagedFreeBlockWithoutFollowingIt) {
+TEST(HardeningMetadata, TlsfCheckCountsADamagedFreeBlockWithoutFollowingIt) {
     if (const char *why = WithoutSeals()) GTEST_SKIP() << why;
-    if (const char *why = KnownGap("tlsf_check follows damaged spans and links"))
-        GTEST_SKIP() << why;
     for (int damage = 0; damage < 2; ++damage) {
         SCOPED_TRACE(damage);
         Arena a(kPool);
@@ -1114,6 +1110,35 @@ TEST(HardeningGaps, TlsfCheckCountsADamagedFreeBlockWithoutFollowingIt) {
         EXPECT_GT(tlsf_check(a), 0);
     }
 }
+
+// A new slab is cut from a free block whose links or header a use after free damaged: the
+// slab's take must check that block as malloc does.
+TEST(HardeningMetadata, ANewSlabIsNotCutFromADamagedFreeBlock) {
+    if (const char *why = WithoutSeals()) GTEST_SKIP() << why;
+    if (!kSlabs) GTEST_SKIP() << "no slabs in this configuration";
+    for (int damage = 0; damage < 2; ++damage) {
+        SCOPED_TRACE(damage ? "its span" : "its link");
+        Arena a(kPool);
+        a.Hold(100);
+        unsigned char *freed = a.Hold(12000);
+        a.Hold(100);
+        ASSERT_NE(freed, nullptr);
+        a.Keep(tlsf_malloc(a, tlsf_largest_allocatable(a))); // the free block is the only one
+        a.Release(freed);
+        if (damage)
+            StoreWord(SizeWordOf(freed), LoadWord(SizeWordOf(freed)) + 4 * kSlabBytes);
+        else
+            StoreWord(freed, 0);
+        ASSERT_EQ(tlsf_slabs_enable(a, kSlabBytes), 0);
+        a.log.Clear();
+        void *p = tlsf_malloc(a, 24); // a new slab, from the damaged block
+        if (p != nullptr) a.Keep(p);
+        EXPECT_TRUE(Reported(a, {kCorruptList, TLSF_ERROR_CORRUPT_BLOCK}));
+        EXPECT_TRUE(a.ServesOnlyFreeMemory());
+    }
+}
+
+// ---- Known gaps -----------------------------------------------------------------------------
 
 // A use after free writes past a cached block into the header of the block in use after it
 // (its span grown by the next block's): the drain that merges the cached block must not seal
@@ -1254,35 +1279,6 @@ TEST(HardeningGaps, ACachedLinkThatDecodesAlignedIsNotFollowed) {
     }
 }
 
-// A new slab is cut from a free block whose links or header a use after free damaged: the
-// slab's take must check that block as malloc does.
-TEST(HardeningGaps, ANewSlabIsNotCutFromADamagedFreeBlock) {
-    if (const char *why = WithoutSeals()) GTEST_SKIP() << why;
-    if (!kSlabs) GTEST_SKIP() << "no slabs in this configuration";
-    if (const char *why = KnownGap("a slab's memory is taken from the lists unchecked"))
-        GTEST_SKIP() << why;
-    for (int damage = 0; damage < 2; ++damage) {
-        SCOPED_TRACE(damage ? "its span" : "its link");
-        Arena a(kPool);
-        a.Hold(100);
-        unsigned char *freed = a.Hold(12000);
-        a.Hold(100);
-        ASSERT_NE(freed, nullptr);
-        a.Keep(tlsf_malloc(a, tlsf_largest_allocatable(a))); // the free block is the only one
-        a.Release(freed);
-        if (damage)
-            StoreWord(SizeWordOf(freed), LoadWord(SizeWordOf(freed)) + 4 * kSlabBytes);
-        else
-            StoreWord(freed, 0);
-        ASSERT_EQ(tlsf_slabs_enable(a, kSlabBytes), 0);
-        a.log.Clear();
-        void *p = tlsf_malloc(a, 24); // a new slab, from the damaged block
-        if (p != nullptr) a.Keep(p);
-        EXPECT_TRUE(Reported(a, {kCorruptList, TLSF_ERROR_CORRUPT_BLOCK}));
-        EXPECT_TRUE(a.ServesOnlyFreeMemory());
-    }
-}
-
 // A free block alone in its class points back at the list head; a use after free adds 8 to
 // that link. The head's neighbour word then passes for a node that points back, and the merge
 // that unlinks the block leaves its class marked non-empty, with the block still first.
@@ -1300,6 +1296,32 @@ TEST(HardeningGaps, ALinkIntoTheControlStructureMustBeAListHead) {
     unsigned char *back = freed + sizeof(void *);
     ASSERT_LT(LoadWord(back) - Addr(a.heap()), tlsf_size()) << "its back link is a list head";
     StoreWord(back, LoadWord(back) + sizeof(void *));
+    a.log.Clear();
+    a.Release(before);
+    EXPECT_TRUE(Reported(a, {kCorruptList}));
+    EXPECT_TRUE(a.ServesOnlyFreeMemory());
+}
+
+// A free block alone in its class; a use after free writes its back link to point into
+// memory that still holds an old link back to it (free memory keeps the links of the blocks
+// it held: here written on purpose). The neighbours "point back", so the merge that unlinks
+// the block trusts the link and leaves its class marked non-empty. A neighbour must be a
+// list head or a free block with a sealed header.
+TEST(HardeningGaps, AListNeighbourMustBeAHeadOrASealedFreeBlock) {
+    if (const char *why = WithoutSeals()) GTEST_SKIP() << why;
+    if (const char *why = KnownGap("a list neighbour is trusted when its link points back"))
+        GTEST_SKIP() << why;
+    Arena a(kPool);
+    a.Hold(100);
+    unsigned char *before = a.Hold(1500); // not cached: its free merges
+    unsigned char *freed = a.Hold(ListRequest());
+    a.Hold(100);
+    ASSERT_TRUE(before && freed);
+    a.Release(freed);
+    // An old node inside the free block's own memory, whose next link is the block.
+    unsigned char *old_node = freed + 8 * Align();
+    StoreWord(old_node + HeaderBytes(), Addr(BlockStart(freed)));
+    StoreWord(freed + sizeof(void *), Addr(old_node));
     a.log.Clear();
     a.Release(before);
     EXPECT_TRUE(Reported(a, {kCorruptList}));

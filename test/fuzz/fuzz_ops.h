@@ -59,7 +59,7 @@ extern int tlsf_fuzz_adversary_strict;
 struct tlsf_fuzz_adversary_counts {
     size_t damaged;        /* inputs with at least one write */
     size_t reported;       /* ended by a report to the error handler */
-    size_t found_by_check; /* ended because tlsf_check or tlsf_check_pool found the damage */
+    size_t found_by_check; /* tlsf_check or tlsf_check_pool counted the damage (either way) */
     size_t unnoticed;      /* ran to the end with no report: the damage was harmless */
 };
 extern struct tlsf_fuzz_adversary_counts tlsf_fuzz_adversary_counts;

@@ -147,8 +147,8 @@ int main(int argc, char **argv) {
     if (tlsf_fuzz_adversary) {
         const struct tlsf_fuzz_adversary_counts *c = &tlsf_fuzz_adversary_counts;
         printf("fuzz_replay: adversary: %zu heaps damaged: %zu reported to the handler, %zu "
-               "found by tlsf_check, %zu harmless to the end\n",
-               c->damaged, c->reported, c->found_by_check, c->unnoticed);
+               "harmless to the end; %zu counted by tlsf_check\n",
+               c->damaged, c->reported, c->unnoticed, c->found_by_check);
     }
     return ok && inputs > 0 ? 0 : 1;
 }
