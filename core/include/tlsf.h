@@ -69,6 +69,13 @@ typedef enum tlsf_error {
     TLSF_ERROR_POOL_IN_USE,   /* tlsf_remove_pool on a pool that holds allocations */
     TLSF_ERROR_CORRUPT_LIST   /* a link of the heap's lists, cache or slabs was overwritten */
 } tlsf_error_t;
+/* With TLSF_CHECKS 2 the heap also checks its own metadata where it relies on it: a free
+ * block's header and list links before it is taken or merged, a cached block's or a freed
+ * slab object's link (stored mangled with its address and the heap's key) on every pop, a
+ * cached block's header before a drain trusts its span. A detection is reported
+ * (TLSF_ERROR_CORRUPT_BLOCK or TLSF_ERROR_CORRUPT_LIST) and the call fails (NULL, or
+ * nothing freed) without handing out memory that overlaps a live block. The damage it
+ * cannot see yet is listed in docs/reliability.md ("Known gaps"). */
 
 /*
  * The error handler. Called when a heap detects misuse, with the heap, the reason and
