@@ -105,7 +105,7 @@ TLSF_NO_ASAN void tlsf_reset_peak(tlsf_t heap) {
  * fault); below level 2 the heap keeps no range, and the check trusts the links. */
 static inline TLSF_NO_ASAN int node_readable(tlsf_t heap, block_t *node) {
 #if TLSF_CHECKS >= 2
-    return heap_holds(heap, node) && ((uintptr_t)node & (TLSF_ALIGN - 1)) == 0;
+    return heap_holds(heap, node) && ((uintptr_t)block_to_ptr(node) & (TLSF_ALIGN - 1)) == 0;
 #else
     (void)heap;
     (void)node;
