@@ -70,11 +70,16 @@ typedef enum tlsf_error {
     TLSF_ERROR_CORRUPT_LIST   /* a link of the heap's lists, cache or slabs was overwritten */
 } tlsf_error_t;
 /* With TLSF_CHECKS 2 the heap also checks its own metadata where it relies on it: a free
- * block's header and list links before it is taken or merged, a cached block's or a freed
- * slab object's link (stored mangled with its address and the heap's key) on every pop, a
- * cached block's header before a drain trusts its span. A detection is reported
+ * block's header and list links before it is taken or merged (each list neighbour a head
+ * or a sealed free block pointing back), a cached block's or a freed slab object's link on
+ * every pop (stored encoded with its address, its block's header word and the heap's key,
+ * so that the pop also catches a changed header), the header after a block before the
+ * drain, a slab's release or a realloc trusts or updates it. A detection is reported
  * (TLSF_ERROR_CORRUPT_BLOCK or TLSF_ERROR_CORRUPT_LIST) and the call fails (NULL, or
- * nothing freed) without handing out memory that overlaps a live block. The damage it
+ * nothing freed) without handing out memory that overlaps a live block. Strength: a
+ * damaged header passes for one the heap sealed with a chance of 2^-27 on 64-bit targets
+ * (2^-32 on 32-bit ones), a damaged link with 2^-21 for pools below 2^47 (2^-5 on 32-bit
+ * targets with RAM below 2^30); for a program that does not know the key. The damage it
  * cannot see yet is listed in docs/reliability.md ("Known gaps"). */
 
 /*

@@ -88,7 +88,7 @@
  * and the list heads, and the heads. The bitmaps cover every class plus the slots the
  * words before the heads take (at most 34 bitmap words and the state, see FIRST_SLOT). */
 #define TLSF_STATE_WORDS_                                                                          \
-    (5 * TLSF_STATS + 4 + 3 * (TLSF_CHECKS >= 2) +                                                 \
+    (5 * TLSF_STATS + 4 + 5 * (TLSF_CHECKS >= 2) +                                                 \
      (TLSF_CACHE != 0) * ((2 << TLSF_SL_INDEX_LOG2) + 2 + 2 * TLSF_CACHE_DRAIN_STALE) +            \
      TLSF_SLABS * (2 * TLSF_SLAB_CLASSES_ + 3))
 #define TLSF_CLASS_WORDS_                                                                          \

@@ -95,12 +95,11 @@ static TLSF_ALWAYS_INLINE TLSF_NO_ASAN void free_merge(tlsf_t heap, void *ptr, s
 
 #if TLSF_CACHE
 #if TLSF_CHECKS >= 2
-/* The drain's merge with sealed headers: the cached block's neighbours are checked first,
- * as free checks them (block_check_prev, block_check_next); a damaged neighbour is
- * reported and the block stays out of use. */
+/* The drain's merge with sealed headers: the cached block's neighbours are checked first
+ * (block_check_neighbours); a damaged neighbour is reported and the block stays out of
+ * use. */
 static TLSF_NOINLINE TLSF_NO_ASAN void release_checked(tlsf_t heap, void *ptr, size_t word) {
-    if (block_check_prev(heap, ptr, word) && block_check_next(heap, ptr, word))
-        release_block(heap, ptr, word);
+    if (block_check_neighbours(heap, ptr, word)) release_block(heap, ptr, word);
 }
 #define DRAIN_RELEASE release_checked
 #else
@@ -377,6 +376,16 @@ static TLSF_NO_ASAN void *realloc_move(tlsf_t heap, void *ptr, size_t bytes, siz
     size_t keep = block_usable(word);
     if (word & BLOCK_ALIGNED) {
         size_t log2 = *slot_alignment_log2(block_from_ptr(ptr), word_span(word));
+#if TLSF_CHECKS >= 2
+        /* The record lies in the block's last word, where a write one past the user's bytes
+         * lands. memalign records the natural alignment of the user pointer, at least
+         * TLSF_ALIGN and below the largest block; any other value is reported rather than
+         * used as a shift. */
+        if (log2 < TLSF_ALIGN_LOG2 || log2 >= TLSF_MAX_BLOCK_LOG2) {
+            tlsfi_report(heap, TLSF_ERROR_CORRUPT_BLOCK, ptr);
+            return NULL;
+        }
+#endif
         fresh = tlsf_memalign(heap, (size_t)1 << log2, bytes);
     } else {
         fresh = tlsf_malloc(heap, bytes);
@@ -418,7 +427,7 @@ TLSF_NO_ASAN void *tlsf_realloc(tlsf_t heap, void *ptr, size_t bytes) {
     if (bytes > MAX_REQUEST - extra) return alloc_failed(heap);
     if (extra) record = *slot_alignment_log2(block, have);
     want = class_round_up(request_last(bytes + extra), &slot);
-    if (!block_check_next(heap, ptr, word)) return NULL;
+    if (!block_check_growth(heap, ptr, word)) return NULL;
     if (want > have && !core_grow(heap, block, have, want))
         return realloc_move(heap, ptr, bytes, word);
     kept = core_trim(heap, block, want);

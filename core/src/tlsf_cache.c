@@ -13,7 +13,8 @@ static char damaged_link;
  * there, the check counts it). */
 static inline TLSF_NO_ASAN void *next_cached(tlsf_t heap, void *ptr) {
     int sound = 1;
-    void *below = link_decode(heap, slot_cache_link(ptr), &sound);
+    void *below =
+        link_decode(heap, slot_cache_link(ptr), link_binding(block_from_ptr(ptr)), &sound);
 #if TLSF_CHECKS >= 2
     /* The walks follow a link only into the pools (a pop needs no more than alignment: it
      * keeps the link, and the next pop of it checks it again). */

@@ -110,16 +110,23 @@ static inline TLSF_NO_ASAN void *cache_take(tlsf_t heap, size_t bytes, size_t *s
     top = &heap->cache.top[index];
     ptr = *top;
     if (ptr != NULL) {
-        /* The block below becomes the top if its link is sound. A damaged link is left for
-         * the miss path to report (cache_after_miss), out of this one. */
+        /* The block below becomes the top if the link is sound, which with TLSF_CHECKS 2
+         * also vouches for the header it is decoded with (link_decode). A damaged link or
+         * header is left for the miss path to report (cache_damaged_after_miss), out of
+         * this one. */
         int sound = 1;
-        void *below = link_decode(heap, slot_cache_link(ptr), &sound);
+        size_t binding;
+        void *below;
+        block = block_from_ptr(ptr);
+        binding = link_binding(block);
+        below = link_decode(heap, slot_cache_link(ptr), binding, &sound);
         if (sound) {
             *top = below;
             *span = index << TLSF_ALIGN_LOG2;
             heap->cache.room += 2 * *span; /* the block's charge */
-            block = block_from_ptr(ptr);
-            if (TLSF_CACHE_MARKS) block_set_exempt_flags(block, *slot_size(block) & ~BLOCK_CACHED);
+            if (TLSF_CACHE_MARKS)
+                block_set_exempt_flags(block, (TLSF_CHECKS >= 2 ? binding : *slot_size(block)) &
+                                                  ~BLOCK_CACHED);
             return ptr;
         }
     }
@@ -137,14 +144,18 @@ static inline TLSF_NO_ASAN void *cache_take(tlsf_t heap, size_t bytes, size_t *s
 }
 
 /* On malloc's way to the lists after cache_take found no block of span `span` (an exact
- * class): if the stack is not empty, the top's link was damaged (TLSF_CHECKS 2). That is
- * reported, the stack ends (its blocks stay out of use; tlsf_check counts them) and 1 is
- * returned: the request then fails. 0 otherwise. */
+ * class): if the stack is not empty, the top's link or header was damaged (TLSF_CHECKS 2).
+ * That is reported (a corrupt block if its header lost its seal, else a corrupt list), the
+ * stack ends (its blocks stay out of use; tlsf_check counts them) and 1 is returned: the
+ * request then fails. 0 otherwise. */
 static inline TLSF_NO_ASAN int cache_damaged_after_miss(tlsf_t heap, size_t span) {
 #if TLSF_CACHE && TLSF_CHECKS >= 2
     void **top = &heap->cache.top[span >> TLSF_ALIGN_LOG2];
     if (*top == NULL) return 0;
-    tlsfi_report(heap, TLSF_ERROR_CORRUPT_LIST, *top);
+    tlsfi_report(heap,
+                 block_header_intact(heap, block_from_ptr(*top)) ? TLSF_ERROR_CORRUPT_LIST
+                                                                 : TLSF_ERROR_CORRUPT_BLOCK,
+                 *top);
     *top = NULL;
     return 1;
 #else
@@ -207,7 +218,7 @@ static inline TLSF_NO_ASAN void cache_put(tlsf_t heap, void *ptr, size_t word, s
 #if TLSF_CACHE
     void **top = &heap->cache.top[span >> TLSF_ALIGN_LOG2];
     heap->cache.room = left;
-    *slot_cache_link(ptr) = link_encode(heap, slot_cache_link(ptr), *top);
+    *slot_cache_link(ptr) = link_encode(heap, slot_cache_link(ptr), *top, word | CACHE_MARK);
     *top = ptr;
     if (TLSF_CACHE_MARKS) block_set_exempt_flags(block_from_ptr(ptr), word | BLOCK_CACHED);
 #else
@@ -327,9 +338,10 @@ cache_drain_with(tlsf_t heap, void (*release)(tlsf_t, void *, size_t)) {
         while (ptr != NULL) {
             block_t *block = block_from_ptr(ptr);
             int sound = 1;
+            size_t word = *slot_size(block);
             /* Read before the release links the block. */
-            void *below = link_decode(heap, slot_cache_link(ptr), &sound);
-            size_t word = *slot_size(block) & ~BLOCK_CACHED; /* in use again */
+            void *below = link_decode(heap, slot_cache_link(ptr), word, &sound);
+            word &= ~BLOCK_CACHED; /* in use again */
             if (!cached_header_sound(heap, block, index)) {
                 /* Its span cannot be trusted: the block stays out of use, the rest of the
                  * stack with it (tlsf_check counts them). */

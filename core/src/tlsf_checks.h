@@ -111,43 +111,6 @@ static inline TLSF_NO_ASAN int heap_holds(tlsf_t heap, const void *address) {
 }
 #endif
 
-/*
- * Links that a user could overwrite: the first word of a cached block or of a freed slab
- * object (a write after free reaches it first). With TLSF_CHECKS 2 they are stored mangled:
- * xor-ed with their own address and with the heap's key, whose low bits are never all zero
- * (tlsf_pool.c). Every pop checks that the link it follows decodes to an aligned address
- * (the end of a stack, NULL, is stored mangled like any link) before it keeps it, and a
- * damaged link is reported (TLSF_ERROR_CORRUPT_LIST) instead of followed: a zeroed link, or
- * one overwritten with any aligned pointer, always decodes to a misaligned one; a link
- * copied from another block decodes to another address than it held. (Only a value that
- * matches the key's unknown low bits passes: 1 in 16 for a blind guess, the check of
- * glibc's own lists since 2.32.) Below level 2 links are stored as they are.
- */
-static inline TLSF_NO_ASAN void *link_encode(tlsf_t heap, void **slot, void *next) {
-#if TLSF_CHECKS >= 2
-    return (void *)((uintptr_t)next ^ (uintptr_t)slot ^ heap->seal_key);
-#else
-    (void)heap;
-    (void)slot;
-    return next;
-#endif
-}
-
-/* The link stored at `slot` (link_encode's), or NULL if it is the end; *sound is 0 when it
- * is neither the end nor a block start inside the pools. */
-static inline TLSF_NO_ASAN void *link_decode(tlsf_t heap, void **slot, int *sound) {
-    void *stored = *slot;
-#if TLSF_CHECKS >= 2
-    uintptr_t next = (uintptr_t)stored ^ (uintptr_t)slot ^ heap->seal_key;
-    *sound = (next & (TLSF_ALIGN - 1)) == 0;
-    return (void *)next;
-#else
-    (void)heap;
-    (void)sound;
-    return stored;
-#endif
-}
-
 #if TLSF_CHECKS >= 2
 /* Could `node`, read from a link of a free block, be a node of this heap's free lists: a
  * list head (inside the control structure) or a block inside the pools? Tested before the
@@ -157,13 +120,27 @@ static inline TLSF_NO_ASAN int list_node_plausible(tlsf_t heap, block_t *node) {
 }
 #endif
 
+#if TLSF_CHECKS >= 2
+/* Is the plausible list node `node` a list head, or a free block whose header this heap
+ * sealed? Free memory keeps the links of the blocks it once held, so a node that merely
+ * points back could be such a leftover, which a damaged link leads to; a free block's
+ * sealed header is what no leftover inside a free block has (a merged block's header keeps
+ * the seal of its word in use, block_header_absorbed). */
+static inline TLSF_NO_ASAN int list_node_live(tlsf_t heap, block_t *node) {
+    return (uintptr_t)node - (uintptr_t)heap < sizeof(struct tlsf_heap) ||
+           ((*slot_size(node) & BLOCK_FREE) && block_header_intact(heap, node));
+}
+#endif
+
 /* Are the list links of the free block `block` intact (TLSF_CHECKS 2): both neighbours
- * plausible nodes that point back at it? A block is unlinked only after this. */
+ * plausible nodes that point back at it, each a list head or a sealed free block? A block is
+ * unlinked only after this. */
 static inline TLSF_NO_ASAN int free_links_sound(tlsf_t heap, block_t *block) {
 #if TLSF_CHECKS >= 2
     block_t *next = *slot_next_free(block), *prev = *slot_prev_free(block);
     return list_node_plausible(heap, next) && list_node_plausible(heap, prev) &&
-           *slot_prev_free(next) == block && *slot_next_free(prev) == block;
+           *slot_prev_free(next) == block && *slot_next_free(prev) == block &&
+           list_node_live(heap, next) && list_node_live(heap, prev);
 #else
     (void)heap;
     (void)block;
@@ -199,6 +176,41 @@ static inline TLSF_NO_ASAN int block_check_next(tlsf_t heap, const void *ptr, si
     (void)word;
     return 1;
 #endif
+}
+
+/* realloc's block_check_next: also, when the block after is free, the header of the block
+ * after that one (TLSF_CHECKS 2), which a growth that absorbs the free block whole changes
+ * (BLOCK_PREV_FREE) and a trim after it trusts. */
+static inline TLSF_NO_ASAN int block_check_growth(tlsf_t heap, const void *ptr, size_t word) {
+#if TLSF_CHECKS >= 2
+    block_t *next = block_at(block_from_ptr(ptr), word_span(word));
+    size_t next_word = *slot_size(next);
+    if (!block_check_next(heap, ptr, word)) return 0;
+    if (!(next_word & BLOCK_FREE) ||
+        block_header_intact(heap, block_at(next, word_span(next_word))))
+        return 1;
+    tlsfi_report(heap, TLSF_ERROR_CORRUPT_BLOCK, ptr);
+    return 0;
+#else
+    return block_check_next(heap, ptr, word);
+#endif
+}
+
+/* Before a block that free did not check (block_misuse) is merged - a cached block the
+ * drain gives back, an empty slab - with its neighbours: the header of the block after it
+ * is sealed (TLSF_CHECKS 2), so that neither its span nor its flags are trusted, nor sealed
+ * again (tell_next_prev_free), when an overflow changed them. Then the neighbours as free
+ * checks them (block_check_prev, block_check_next). 1 if all hold; otherwise the handler
+ * hears why and 0 is returned. */
+static inline TLSF_NO_ASAN int block_check_prev(tlsf_t heap, const void *ptr, size_t word);
+static inline TLSF_NO_ASAN int block_check_neighbours(tlsf_t heap, const void *ptr, size_t word) {
+#if TLSF_CHECKS >= 2
+    if (!block_header_intact(heap, block_at(block_from_ptr(ptr), word_span(word)))) {
+        tlsfi_report(heap, TLSF_ERROR_CORRUPT_BLOCK, ptr);
+        return 0;
+    }
+#endif
+    return block_check_prev(heap, ptr, word) && block_check_next(heap, ptr, word);
 }
 
 /* Before free merges the block at `ptr` (size word `word`, whose seal block_misuse checked,

@@ -108,6 +108,8 @@ struct tlsf_heap {
     size_t seal_key;     /* this heap's part of every seal (tlsf_seal.h), new at each creation */
     uintptr_t pools_low; /* the lowest address of the heap's pools, and the bytes from there */
     size_t pools_span;   /* past the end of the highest (heap_holds, tlsf_checks.h) */
+    size_t link_inverse; /* seal_key^-1, and the bits no sound link has (link_decode, */
+    uintptr_t link_mask; /* tlsf_checks.h) */
 #endif
 #if TLSF_CACHE
     struct tlsf_cache cache;

@@ -47,7 +47,7 @@ static TLSF_ALWAYS_INLINE TLSF_NO_ASAN size_t block_use_front(tlsf_t heap, block
     } else {
         block_t *next = block_at(block, have);
         span = have;
-        block_set_prev_free(heap, next, *slot_size(next), 0);
+        block_set_prev_free_if_intact(heap, next, *slot_size(next), 0);
     }
     block_set_word(heap, block, span | flags);
     return span;
@@ -91,7 +91,7 @@ static TLSF_ALWAYS_INLINE TLSF_NO_ASAN block_t *core_take(tlsf_t heap, unsigned 
         block_t *next = block_at(block, have);
         free_list_pop(heap, slot, block);
         want = have;
-        block_set_prev_free(heap, next, *slot_size(next), 0);
+        block_set_prev_free_if_intact(heap, next, *slot_size(next), 0);
     }
     block_set_word(heap, block, want);
     *span = want;
@@ -256,7 +256,7 @@ static inline TLSF_NO_ASAN int core_grow(tlsf_t heap, block_t *block, size_t hav
     if (!(next_word & BLOCK_FREE) || next_span < want - have) return 0;
     free_list_remove(heap, next);
     after = block_at(next, next_span);
-    block_set_prev_free(heap, after, *slot_size(after), 0);
+    block_set_prev_free_if_intact(heap, after, *slot_size(after), 0);
     block_set_word(heap, block, *slot_size(block) + next_span);
     return 1;
 }

@@ -45,6 +45,22 @@ static TLSF_NO_ASAN size_t new_seal_key(tlsf_t heap) {
      * to a misaligned one (link_decode, tlsf_checks.h). */
     return (((size_t)(uintptr_t)heap * SEAL_ADDRESS_MULTIPLIER) + count * SEAL_MULTIPLIER) | 1u;
 }
+
+/* The inverse of the odd `key` modulo 2^TLSF_PTR_BITS (link_decode multiplies by it). Newton's
+ * step x -> x * (2 - key * x) doubles the low bits in which x is right, and x = key is right
+ * in three (an odd square is 1 modulo 8): 3, 6, 12, 24, 48, 96 bits, so four steps serve 32
+ * bits and five 64, written out (no loop for the static proof to bound). */
+static TLSF_NO_ASAN size_t key_inverse(size_t key) {
+    size_t x = key;
+    x *= 2u - key * x;
+    x *= 2u - key * x;
+    x *= 2u - key * x;
+    x *= 2u - key * x;
+#if TLSF_PTR_BITS == 64
+    x *= 2u - key * x;
+#endif
+    return x;
+}
 #endif
 
 #if TLSF_CHECKS >= 2
@@ -57,6 +73,23 @@ static TLSF_NO_ASAN void pools_hull_add(tlsf_t heap, uintptr_t low, uintptr_t hi
     }
     heap->pools_low = low;
     heap->pools_span = (size_t)(high - low);
+    /* A sound link (link_decode) is NULL or a block start in the pools: aligned, and below
+     * the power of two above the highest pool byte, so every bit from that power up is
+     * clear as well. */
+    heap->link_mask =
+        (TLSF_ALIGN - 1) | ((~(uintptr_t)0 << bits_fls_size((size_t)(high - 1))) << 1);
+}
+#endif
+
+#if TLSF_CHECKS >= 2
+/* Does the word a pool's first block keeps for its end (pool_sentinel) lead to a sentinel
+ * this heap sealed (span 0)? Any other block of a pool has there the last word of the block
+ * before it, which its user may have written: only a real first block passes. */
+static TLSF_NO_ASAN int pool_end_sound(tlsf_t heap, block_t *first) {
+    block_t *sentinel = pool_sentinel(first);
+    return heap_holds(heap, sentinel) && sentinel > first &&
+           ((uintptr_t)sentinel - (uintptr_t)first) % TLSF_ALIGN == 0 &&
+           block_header_intact(heap, sentinel) && word_span(*slot_size(sentinel)) == 0;
 }
 #endif
 
@@ -72,6 +105,8 @@ TLSF_NO_ASAN tlsf_t tlsf_create(void *mem) {
         *word++ = 0;
 #if TLSF_CHECKS >= 2
     heap->seal_key = new_seal_key(heap);
+    heap->link_inverse = key_inverse(heap->seal_key);
+    heap->link_mask = TLSF_ALIGN - 1; /* no pool yet: pools_hull_add */
 #endif
 #if TLSF_CACHE
     heap->cache.limit = heap->cache.room = TLSF_CACHE_BYTES;
@@ -139,7 +174,8 @@ TLSF_NO_ASAN void tlsf_remove_pool(tlsf_t heap, pool_t pool) {
     /* A pool of this heap lies in its pools' range and starts with a block it sealed;
      * another heap's pool, or memory that is no pool, is refused before anything changes. */
     if (!heap_holds(heap, pool) || ((uintptr_t)pool & (TLSF_ALIGN - 1)) ||
-        !block_header_intact(heap, pool_first_block(pool))) {
+        !block_header_intact(heap, pool_first_block(pool)) ||
+        !pool_end_sound(heap, pool_first_block(pool))) {
         tlsfi_report(heap, TLSF_ERROR_BAD_POOL, pool);
         return;
     }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tlsf_seal.h - sealed headers (TLSF_CHECKS >= 2): every size word the heap writes carries
- * a hash of itself, the block's address and the heap's key, so that a header the heap did
- * not write is recognised. Below level 2 writing a header is a plain store and every header
- * counts as intact.
+ * tlsf_seal.h - sealed headers and encoded links (TLSF_CHECKS >= 2): every size word the
+ * heap writes carries a hash of itself, the block's address and the heap's key, so that a
+ * header the heap did not write is recognised; every link a user could overwrite (those of
+ * the cache and the slabs) is stored encoded with the key and bound to its block's header.
+ * Below level 2 writing a header is a plain store, every header counts as intact and links
+ * are stored as they are.
  *
  * Every write of a size word goes through block_set_word (or, for the two flags the seal
  * leaves out, block_set_exempt_flags); every question "did this heap write this header"
@@ -23,13 +25,14 @@
  * changes only that flag of the next header (the last byte a one-byte overflow reaches on
  * a little-endian machine) breaks the seal like any other.
  *
- * The hash: the address, mixed with the heap's key, is multiplied by one odd constant; the
- * size word's bits are added (xor) to that product and the sum multiplied by a second odd
+ * The hash: the address is multiplied by the heap's key (odd, new at each creation); the
+ * size word's bits are added (xor) to that product and the sum multiplied by an odd
  * constant, whose high bits are the seal. Address and word never meet before a multiply,
- * so no change of an address bit can be cancelled by a change of a word bit (a hash of
- * their xor could be: the same header copied to an address that differs in bit 28 + k,
- * with bit k of its word flipped, kept its seal). And the key enters through carries, so
- * without it no one can compute which headers a copy to another address would need.
+ * so no change of an address bit can be cancelled by a change of a word bit that does not
+ * depend on the key (a hash of their xor could be: the same header copied to an address
+ * that differs in bit 28 + k, with bit k of its word flipped, kept its seal). And since
+ * the key is the multiplier, without it no one can compute which headers a copy to another
+ * address would need. (One multiply by a value the heap holds: no key to mix in first.)
  *
  * Strength (the promise of tlsf.h): a header this heap did not write for this address -
  * a pointer into another heap (or an earlier heap in the same memory, whose key differs,
@@ -50,9 +53,9 @@
 #define SEAL_EXEMPT ((size_t)BLOCK_PARKED)
 
 #if TLSF_CHECKS >= 2
-/* The address part of every seal of `block`: its address and the key, mixed. */
+/* The address part of every seal of `block`: its address times the key. */
 static inline TLSF_NO_ASAN size_t seal_address(tlsf_t heap, block_t *block) {
-    return ((size_t)(uintptr_t)block ^ heap->seal_key) * SEAL_ADDRESS_MULTIPLIER;
+    return (size_t)(uintptr_t)block * heap->seal_key;
 }
 #endif
 
@@ -65,9 +68,13 @@ static inline TLSF_NO_ASAN size_t seal_address(tlsf_t heap, block_t *block) {
  */
 #define SEAL_SHIFT (TLSF_MAX_BLOCK_LOG2 + 1) /* the seal's lowest bit */
 #define SEAL_BITS (TLSF_PTR_BITS - SEAL_SHIFT)
-static inline TLSF_NO_ASAN size_t seal_of(tlsf_t heap, block_t *block, size_t word) {
+/* The hash whose top SEAL_BITS bits are the seal of `word` for `block`. */
+static inline TLSF_NO_ASAN size_t seal_hash(tlsf_t heap, block_t *block, size_t word) {
     size_t sealed_low = word << (TLSF_PTR_BITS - TLSF_MAX_BLOCK_LOG2);
-    return ((seal_address(heap, block) ^ sealed_low) * SEAL_MULTIPLIER) >> SEAL_SHIFT;
+    return (seal_address(heap, block) ^ sealed_low) * SEAL_MULTIPLIER;
+}
+static inline TLSF_NO_ASAN size_t seal_of(tlsf_t heap, block_t *block, size_t word) {
+    return seal_hash(heap, block, word) >> SEAL_SHIFT;
 }
 #elif TLSF_CHECKS >= 2
 /* The seal word of the size word `word`. */
@@ -97,13 +104,100 @@ static inline TLSF_NO_ASAN void block_set_exempt_flags(block_t *block, size_t wo
     *slot_size(block) = word;
 }
 
+/*
+ * Links that a user could overwrite: the first word of a cached block or of a freed slab
+ * object (a write after free reaches it first), whose header word lies just before it
+ * (an overflow from the block before reaches that first). With TLSF_CHECKS 2 a link is
+ * stored encoded, and every pop decodes it and checks the result before it keeps it:
+ *
+ *   stored = (next * key) ^ slot ^ word        next = (stored ^ slot ^ word) * key^-1
+ *
+ * where `slot` is the link's own address, `word` the header word of the block that holds
+ * it as it is while the block is parked (cache mark or SLAB_FREED included), and `key` the
+ * heap's key (odd, so the multiply is a bijection; key^-1 is its inverse modulo the word,
+ * kept beside it, tlsf_pool.c). A sound link decodes to NULL or to an aligned address below
+ * the power of two above the pools: link_mask, the alignment bits and every bit above that
+ * power, must all be clear (one test, no special case for NULL).
+ *
+ * Why a multiply: every other change to the link's inputs - a bit of the stored link
+ * flipped, the link zeroed, the link of another block copied in, the block's header word
+ * changed by an overflow - changes the product's input, and the multiply by key^-1 carries
+ * any change at bit k into every bit above k, pseudo-randomly, so the decoded link lands on
+ * an address with some masked bit set but for a chance of 2^-(masked bits): 2^-21 for
+ * pools below 2^47 on a 64-bit machine, 2^-5 for pools below 2^30 on a 32-bit one (xor
+ * alone, as glibc's lists since 2.32, passes any change above the alignment bits). A
+ * header changed while its block sat in the cache or on a slab's free list is thus caught
+ * by the pop that hands the block out, at the price of one xor and one multiply in place
+ * of an xor on each of the push and the pop (the header word is read there anyway).
+ *
+ * The header word goes in whole, seal included: the only change the heap makes to the
+ * header of a parked block while it is parked, BLOCK_PREV_FREE when the block before it is
+ * freed or taken, moves the link along with it (block_set_prev_free, tlsf_seal.h, which
+ * xors the old and the new word into it).
+ *
+ * Below level 2 links are stored as they are and always sound.
+ */
+static inline TLSF_NO_ASAN void *link_encode(tlsf_t heap, void **slot, void *next, size_t word) {
+#if TLSF_CHECKS >= 2
+    return (void *)(((uintptr_t)next * heap->seal_key) ^ (uintptr_t)slot ^ word);
+#else
+    (void)heap;
+    (void)slot;
+    (void)word;
+    return next;
+#endif
+}
+
+/* The word a parked block's link is bound to, as link_decode takes it: its header word with
+ * TLSF_CHECKS 2, nothing below (the header is then not read for it). */
+static inline TLSF_NO_ASAN size_t link_binding(block_t *block) {
+#if TLSF_CHECKS >= 2
+    return *slot_size(block);
+#else
+    (void)block;
+    return 0;
+#endif
+}
+
+/* The link stored at `slot` (link_encode's) in the block whose header word is now `word`;
+ * NULL at the end of a list. *sound becomes 0 when the decoded link cannot be one the heap
+ * stored (see above); it is left alone otherwise. */
+static inline TLSF_NO_ASAN void *link_decode(tlsf_t heap, void **slot, size_t word, int *sound) {
+    void *stored = *slot;
+#if TLSF_CHECKS >= 2
+    uintptr_t next = ((uintptr_t)stored ^ (uintptr_t)slot ^ word) * heap->link_inverse;
+    if (next & heap->link_mask) *sound = 0;
+    return (void *)next;
+#else
+    (void)heap;
+    (void)word;
+    (void)sound;
+    return stored;
+#endif
+}
+
 /* Set or clear BLOCK_PREV_FREE in the header of `block`, whose size word as read is
- * `word`: a plain store below TLSF_CHECKS 2, a new seal with it. */
+ * `word` and which the caller vouched for (block_header_intact): a plain store below
+ * TLSF_CHECKS 2, a new seal with it. A parked block (the cache's or a slab's, which it may
+ * be while the block before it changes) has its first user word bound to its header word
+ * (link_encode, tlsf_checks.h: the word enters the link by xor), so with TLSF_CHECKS 2 the
+ * change of the word is xor-ed into that link as well. */
 static inline TLSF_NO_ASAN void block_set_prev_free(tlsf_t heap, block_t *block, size_t word,
                                                     int prev_free) {
     size_t changed = prev_free ? word | BLOCK_PREV_FREE : word & ~(size_t)BLOCK_PREV_FREE;
 #if TLSF_CHECKS >= 2
     block_set_word(heap, block, changed);
+    /* (Only the cache and the slabs park blocks, and slabs need the cache.) */
+    if (TLSF_CACHE && (word & BLOCK_PARKED)) {
+        /* BLOCK_PARKED is outside the seal: a block in use whose flag an overflow set must
+         * not have its user's first word changed. Only a link that decodes sound with the
+         * word it was bound to is moved along (a chance of 2^-(masked bits) for user data,
+         * link_decode). */
+        void **link = (void **)slot_next_free(block);
+        int sound = 1;
+        (void)link_decode(heap, link, word, &sound);
+        if (sound) *link = (void *)((uintptr_t)*link ^ (uintptr_t)(word ^ *slot_size(block)));
+    }
 #else
     (void)heap;
     block_set_exempt_flags(block, changed);
@@ -113,8 +207,9 @@ static inline TLSF_NO_ASAN void block_set_prev_free(tlsf_t heap, block_t *block,
 /* Does the block's header hold what this heap wrote? Always true below TLSF_CHECKS 2. */
 static inline TLSF_NO_ASAN int block_header_intact(tlsf_t heap, block_t *block) {
 #if TLSF_SEAL_IN_WORD
+    /* The hash and the word agree in their top bits: one xor and one shift to compare. */
     size_t word = *slot_size(block);
-    return seal_of(heap, block, word) == word >> SEAL_SHIFT;
+    return ((seal_hash(heap, block, word) ^ word) >> SEAL_SHIFT) == 0;
 #elif TLSF_CHECKS >= 2
     return *slot_seal(block) == seal_of(heap, block, *slot_size(block));
 #else
@@ -122,6 +217,19 @@ static inline TLSF_NO_ASAN int block_header_intact(tlsf_t heap, block_t *block) 
     (void)block;
     return 1;
 #endif
+}
+
+/* block_set_prev_free for a header no check has vouched for yet (the block after one the
+ * lists hand out whole, or after the free block realloc absorbs): with TLSF_CHECKS 2 a
+ * header that lost its seal is left as it is rather than sealed again, so that the damage
+ * stays visible to the next check of that block (its free, its neighbour's free, the walk)
+ * and nothing comes to trust its span. */
+static inline TLSF_NO_ASAN void block_set_prev_free_if_intact(tlsf_t heap, block_t *block,
+                                                              size_t word, int prev_free) {
+#if TLSF_CHECKS >= 2
+    if (!block_header_intact(heap, block)) return;
+#endif
+    block_set_prev_free(heap, block, word, prev_free);
 }
 
 #if TLSF_CHECKS >= 2

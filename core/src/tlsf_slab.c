@@ -64,7 +64,7 @@ static TLSF_NO_ASAN void slab_release(tlsf_t heap, struct tlsf_slab *slab) {
         tlsfi_report(heap, TLSF_ERROR_CORRUPT_BLOCK, slab);
         return;
     }
-    if (!block_check_prev(heap, slab, word) || !block_check_next(heap, slab, word)) return;
+    if (!block_check_neighbours(heap, slab, word)) return;
     block_set_word(heap, block, word);
     valgrind_no_access(slab, sizeof *slab);
     heap->slabs.count--;
@@ -205,9 +205,12 @@ TLSF_NO_ASAN int tlsfi_slab_check_block(block_t *block) {
     }
     /* Every listed object is a freed one of this slab (a longer list is a cycle). */
     for (ptr = slab->free; ptr != NULL;
-         ptr = link_decode(slab->heap, slot_slab_link(ptr), &sound)) {
-        char *at = (char *)ptr - TLSF_WORD;
-        if (!sound || listed++ == handed || at < slab->floor || at >= slab->fresh ||
+         ptr = link_decode(slab->heap, slot_slab_link(ptr), link_binding(block_from_ptr(ptr)),
+                           &sound)) {
+        char *at;
+        if (!sound) return 1; /* before the damaged link is used at all */
+        at = (char *)ptr - TLSF_WORD;
+        if (listed++ == handed || at < slab->floor || at >= slab->fresh ||
             (size_t)(at - slab->floor) % span != 0 ||
             !(*slot_size(block_from_ptr(ptr)) & SLAB_FREED))
             return 1;

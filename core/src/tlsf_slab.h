@@ -160,6 +160,12 @@ static inline TLSF_NO_ASAN int slab_object(size_t word) {
 }
 
 #if TLSF_SLABS
+/* Why the pop of the freed object `block` found its link unsound: its tag lost its seal (a
+ * corrupt block), or the link itself was damaged (a corrupt list). */
+static inline TLSF_NO_ASAN tlsf_error_t slab_pop_damage(tlsf_t heap, block_t *block) {
+    return block_header_intact(heap, block) ? TLSF_ERROR_CORRUPT_LIST : TLSF_ERROR_CORRUPT_BLOCK;
+}
+
 /* malloc of span `span` (slab_serves): the user pointer of an object in use, its tag
  * written and the tools told; NULL if the lists have no room for a new slab. A freed
  * object of the current slab first (LIFO: the most recently freed, still in the caches of
@@ -179,21 +185,31 @@ static inline TLSF_NO_ASAN void *slab_malloc(tlsf_t heap, size_t span) {
          * tlsf_check_pool counts them); the request then takes the lists, as when no slab
          * can be had. */
         int sound = 1;
-        void *below = link_decode(heap, slot_slab_link(ptr), &sound);
+        void *below;
+        block = block_from_ptr(ptr);
+        below = link_decode(heap, slot_slab_link(ptr), link_binding(block), &sound);
         if (!sound) {
-            tlsfi_report(heap, TLSF_ERROR_CORRUPT_LIST, ptr);
+            tlsfi_report(heap, slab_pop_damage(heap, block), ptr);
             slab->free = NULL;
             return NULL;
         }
         slab->free = below;
     } else {
         /* A fresh object: its tag was sealed, as a freed object's, when the one before it
-         * was handed out (slab_seal_next); the next one's is sealed now. */
+         * was handed out (slab_seal_next); an overflow from that one may have reached it
+         * since, so with TLSF_CHECKS 2 the seal is checked (fresh objects are handed out
+         * once per slab; the pop of a freed one checks its tag with its link). The next
+         * one's tag is sealed now. */
         ptr = slab->fresh + TLSF_WORD;
+        block = block_from_ptr(ptr);
+        if (!block_header_intact(heap, block)) {
+            tlsfi_report(heap, TLSF_ERROR_CORRUPT_BLOCK, ptr);
+            slab->fresh = slab->end; /* the rest stays out of use */
+            return NULL;
+        }
         slab->fresh += span;
         if (slab->fresh != slab->end) slab_seal_next(heap, slab);
     }
-    block = block_from_ptr(ptr);
     block_set_exempt_flags(block, *slot_size(block) & ~SLAB_FREED); /* in use again */
     slab->live++;
     stats_on_alloc(heap, span);
@@ -220,7 +236,7 @@ static inline TLSF_NO_ASAN tlsf_error_t slab_misuse(size_t word) {
 static inline TLSF_NO_ASAN void slab_put(tlsf_t heap, void *ptr, size_t word) {
     struct tlsf_slab *slab = slab_of(heap, ptr);
     block_set_exempt_flags(block_from_ptr(ptr), word | SLAB_FREED);
-    *slot_slab_link(ptr) = link_encode(heap, slot_slab_link(ptr), slab->free);
+    *slot_slab_link(ptr) = link_encode(heap, slot_slab_link(ptr), slab->free, word | SLAB_FREED);
     slab->free = ptr;
     if (--slab->live == 0 || !slab->held) tlsfi_slab_settle(heap, slab);
 }

@@ -110,8 +110,6 @@ static struct model {
         size_t usable;
     } freed[8];
     unsigned freed_next;
-    unsigned char *written[32]; /* the words the adversary wrote */
-    unsigned writes;
     struct {
         int count;
         tlsf_error_t reason;
@@ -614,8 +612,7 @@ static void check_stats(void) {
 static void tainted_check(void) {
     int i, errors = tlsf_check(M.heap);
     for (i = 0; i < FUZZ_POOLS; ++i)
-        if (M.pools[i].pool && (!M.slabs || tlsf_fuzz_adversary_strict))
-            errors += tlsf_check_pool(M.pools[i].pool); /* (with slabs: a known gap) */
+        if (M.pools[i].pool) errors += tlsf_check_pool(M.pools[i].pool);
     if (errors != 0 && !M.seen_by_check) {
         M.seen_by_check = 1;
         tlsf_fuzz_adversary_counts.found_by_check++;
@@ -1196,18 +1193,6 @@ static void op_misuse(input_t *in) {
  * Known gaps of the core, which the adversary steers around unless tlsf_fuzz_adversary_strict
  * is set (fuzz_replay --strict); each is a failing case of test/core/test_hardening.cpp
  * (HardeningGaps.*), and each restriction below goes when its gap is closed:
- *   - tlsf_check_pool computes an address from a damaged slab link before it tests the link
- *     (a pointer overflow, undefined behaviour): with slabs it is not run on a damaged heap;
- *   - a cache pop and a slab pop hand out a block whose header (a slab object's tag) was
- *     damaged, and trust the size in it: no writes to parked headers and slab tags;
- *   - a cache or slab link is checked for alignment only, so a damaged link that decodes
- *     aligned (a flipped bit above the alignment, a link copied from another block, a
- *     random word 1 time in 16) is followed: such links get only zero, an aligned pointer
- *     or a flipped bit below the alignment;
- *   - a damaged header of a block in use is sealed again when the block before it is taken
- *     whole, grown into, drained or released, and the drain and a slab's release trust the
- *     span of a free block after them: the only headers written are those past the end of
- *     a block in use;
  *   - a free-list link is accepted if it points anywhere in the control structure, where a
  *     list head's neighbour word can pass for a node pointing back (a link to a head with a
  *     flipped bit 3 unlinks its block but leaves its class marked non-empty), and a
@@ -1216,18 +1201,8 @@ static void op_misuse(input_t *in) {
  *     only aligned values.
  */
 
-/* The flags of a size word the steering reads (core/src/tlsf_block.h): free, a slab's tag
- * (with slabs), parked (in the cache or a freed slab object), just above the largest span. */
+/* The flag of a size word the steering reads (core/src/tlsf_block.h): free. */
 #define FREE_BIT ((size_t)1)
-#define SLAB_TAG_BIT ((size_t)(TLSF_SLABS ? 8 : 0))
-#define BLOCK_PARKED_BIT ((size_t)1 << TLSF_MAX_BLOCK_LOG2)
-
-static unsigned log2_floor(size_t v) {
-    unsigned r = 0;
-    while (v >>= 1)
-        ++r;
-    return r;
-}
 
 /* Reads and writes of the heap's words, which ASan poisons: the writes are the misuse. */
 static FUZZ_NO_ASAN size_t load_word(const unsigned char *at) {
@@ -1316,13 +1291,6 @@ static void op_corrupt(input_t *in) {
     M.op_name = "corrupt";
     if (TLSF_CHECKS < 2) return; /* without seals damage goes unnoticed by design */
     if (sizeof(size_t) > 4) value |= (size_t)take32(in) << 16 << 16;
-    if (!tlsf_fuzz_adversary_strict && what % 8 != 1) {
-        /* Steering around the known gaps (see above): the only header written is the one
-         * past a block in use; freed memory is written where a walk finds it free now (the
-         * blocks freed last may hold other blocks' headers by now). */
-        what = 7;
-        if (((how >> 4) & 3) == 0) how = (uint8_t)(how | 0x10);
-    }
     switch (what % 8) {
     case 0: /* a write before a live block: its own size word */
         if (b) at = b->ptr - word_size();
@@ -1371,26 +1339,6 @@ static void op_corrupt(input_t *in) {
     }
     if (!adversary_may_write(at)) return;
     old = load_word(at);
-    if (!tlsf_fuzz_adversary_strict) {
-        unsigned w;
-        /* One write per word: two (a forged pointer, then a bit of it flipped) can give a
-         * link any value, also one that passes the alignment test (a known gap). */
-        if (M.writes >= 32) return;
-        for (w = 0; w < M.writes; ++w)
-            if (M.written[w] == at) return;
-        /* The known gaps (see above); whatever lands on a block's first word (a link, if
-         * the block is cached or a freed slab object) is judged by the header before it. */
-        const size_t before = load_word(at - word_size());
-        if (what % 8 == 1 && (old & (BLOCK_PARKED_BIT | SLAB_TAG_BIT)) != 0) return;
-        if ((before & (FREE_BIT | BLOCK_PARKED_BIT)) == BLOCK_PARKED_BIT) {
-            /* A cached block's or a freed slab object's link: only what the alignment test
-             * catches. */
-            if ((how & 3) == 0)
-                value %= log2_floor(align_size());
-            else
-                how = (uint8_t)(how | 3);
-        }
-    }
     switch (how & 3) {
     case 0: /* one bit */
         word = old ^ ((size_t)1 << (value % (8 * sizeof(size_t))));
@@ -1420,8 +1368,6 @@ static void op_corrupt(input_t *in) {
         fprintf(stderr, "  corrupt %p (target %u, mode %u): 0x%zx -> 0x%zx\n", (void *)at,
                 (unsigned)(what % 8), (unsigned)(how & 3), old, word);
     store_word(at, word);
-    if (M.writes < 32) M.written[M.writes] = at;
-    M.writes++;
     if (!M.tainted) tlsf_fuzz_adversary_counts.damaged++;
     M.tainted = 1;
 }
