@@ -34,12 +34,17 @@ cpp_suites="tlsf_cpp_test tlsf_cpp_misuse_test tlsf_cpp_global_new_test tlsf_cpp
 # program is built with the strict warnings (-Wzero-as-null-pointer-constant,
 # -Wold-style-cast, gcc -Wuseless-cast) in every configuration: gcc in gcc, m32 and
 # asan-ubsan-checked, clang in clang-cxx20, cxx23 and clang-tsan.
+# The layout and checks of the Cortex-M4 "checks2" image (bench/cortex-m4/CMakeLists.txt: 8-byte
+# alignment, 16 classes a row, blocks below 256 MiB, sealed headers with a seal word, no cache)
+# on a 32-bit host: the hardening tests and the fuzzer's adversary on the code the image runs.
+m4layout="-DTLSF_ALIGN_LOG2=3 -DTLSF_SL_INDEX_LOG2=4 -DTLSF_MAX_BLOCK_LOG2=28 -DTLSF_CHECKS=2 -DTLSF_CACHE=0"
 cpp_tsan_suites="tlsf_cpp_test tlsf_cpp_sanitizer_new_test heap_threads_stress"
 configs=(
   "gcc|-DCMAKE_BUILD_TYPE=Release -DTLSF_BUILD_M4=ON||"
   "clang-cxx20|-DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_STANDARD=20 $quick||"
   "asan-ubsan-checked|-DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSF_SANITIZE=address,undefined -DTLSF_CHECKS=2 -DTLSF_FILL=1 $quick||"
-  "m32|-DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE=$root/cmake/i386-linux.cmake -DTLSF_GTEST_FROM_SOURCE=ON|tlsf_core_tests $cpp_suites|core|cpp"
+  "m32|-DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE=$root/cmake/i386-linux.cmake -DTLSF_GTEST_FROM_SOURCE=ON|tlsf_core_tests $cpp_suites fuzz_replay|core|cpp|adversary"
+  "m32-m4layout|-DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE=$root/cmake/i386-linux.cmake -DTLSF_GTEST_FROM_SOURCE=ON $m4layout|tlsf_core_tests fuzz_replay|core|adversary"
   "portable-small|-DCMAKE_BUILD_TYPE=Release -DTLSF_USE_BUILTIN_BITSCAN=0 -DTLSF_SL_INDEX_LOG2=3 -DTLSF_MAX_BLOCK_LOG2=20 -DTLSF_CODE=0|tlsf_core_tests|core"
   "lean|-DCMAKE_BUILD_TYPE=Release -DTLSF_STATS=0 -DTLSF_CHECKS=0|tlsf_core_tests|core"
   "cxx23|-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=23 -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++|$cpp_suites heap_threads_stress_tsan|cpp"

@@ -115,10 +115,17 @@ static inline TLSF_NO_ASAN block_t **slot_prev_free(block_t *block) {
 static inline TLSF_NO_ASAN tlsf_t *slot_pool_owner(block_t *sentinel) {
     return (tlsf_t *)metadata_word((char *)sentinel + HEADER_SIZE);
 }
-/* The span recorded in the size word of a block that is not parked. */
+/* The span recorded in the size word of a block that is not parked. With sealed headers
+ * BLOCK_PARKED is left out as well: it is the one bit the seal does not cover
+ * (tlsf_seal.h), so a write that sets it in the header of a block in use or a free one must
+ * not make the span the checks vouched for larger. (Where the seal shares the word, the
+ * mask that drops the seal drops it too; below level 2 nothing is sealed and nothing
+ * vouched for.) */
 static inline TLSF_NO_ASAN size_t word_span(size_t word) {
 #if TLSF_SEAL_IN_WORD
     return word & (BLOCK_PARKED - 1) & ~BLOCK_FLAGS;
+#elif TLSF_CHECKS >= 2
+    return word & ~(BLOCK_FLAGS | BLOCK_PARKED);
 #else
     return word & ~BLOCK_FLAGS;
 #endif

@@ -117,23 +117,25 @@ static inline TLSF_NO_ASAN void block_set_exempt_flags(block_t *block, size_t wo
  * heap's key (odd, so the multiply is a bijection; key^-1 is its inverse modulo the word,
  * kept beside it, tlsf_pool.c). A sound link decodes to NULL or to an aligned address below
  * the power of two above the pools: link_mask, the alignment bits and every bit above that
- * power, must all be clear (one test, no special case for NULL).
+ * power, must all be clear (one test, no special case for NULL). On 32-bit targets, where
+ * few bits or none lie above the pools, it must lie inside the pools' range instead.
  *
  * Why a multiply: every other change to the link's inputs - a bit of the stored link
  * flipped, the link zeroed, the link of another block copied in, the block's header word
  * changed by an overflow - changes the product's input, and the multiply by key^-1 carries
  * any change at bit k into every bit above k, pseudo-randomly, so the decoded link lands on
  * an address with some masked bit set but for a chance of 2^-(masked bits): 2^-21 for
- * pools below 2^47 on a 64-bit machine, 2^-5 for pools below 2^30 on a 32-bit one (xor
- * alone, as glibc's lists since 2.32, passes any change above the alignment bits). A
+ * pools below 2^47 on a 64-bit machine; on a 32-bit one, the share of the address space
+ * the pools' range covers over 2^(alignment bits) (xor alone, as glibc's lists since 2.32,
+ * passes any change above the alignment bits). A
  * header changed while its block sat in the cache or on a slab's free list is thus caught
  * by the pop that hands the block out, at the price of one xor and one multiply in place
  * of an xor on each of the push and the pop (the header word is read there anyway).
  *
  * The header word goes in whole, seal included: the only change the heap makes to the
  * header of a parked block while it is parked, BLOCK_PREV_FREE when the block before it is
- * freed or taken, moves the link along with it (block_set_prev_free, tlsf_seal.h, which
- * xors the old and the new word into it).
+ * freed or taken, moves the link along with it (block_set_prev_free below, which xors the
+ * old and the new word into it).
  *
  * Below level 2 links are stored as they are and always sound.
  */
@@ -166,7 +168,14 @@ static inline TLSF_NO_ASAN void *link_decode(tlsf_t heap, void **slot, size_t wo
     void *stored = *slot;
 #if TLSF_CHECKS >= 2
     uintptr_t next = ((uintptr_t)stored ^ (uintptr_t)slot ^ word) * heap->link_inverse;
+#if TLSF_PTR_BITS == 64
     if (next & heap->link_mask) *sound = 0;
+#else
+    /* A 32-bit address space has few bits above the pools (none for memory near its top):
+     * a sound link lies inside the pools' range instead, or is NULL. */
+    if ((next & (TLSF_ALIGN - 1)) != 0 || (next != 0 && next - heap->pools_low >= heap->pools_span))
+        *sound = 0;
+#endif
     return (void *)next;
 #else
     (void)heap;

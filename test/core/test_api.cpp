@@ -88,6 +88,10 @@ TEST(Constants, AlignmentIsAPowerOfTwoOfAtLeastTwoWords) {
 // default". Every other test checks tlsf_align_size(); this one checks that it covers
 // max_align_t, so memory from the heap suits any object type.
 TEST(Constants, AlignmentCoversMaxAlignT) {
+#if defined(__i386__) && TLSF_ALIGN_LOG2 == 3
+    GTEST_SKIP() << "the Cortex-M4 layout on a 32-bit host (scripts/test-all.sh m32-m4layout): "
+                    "8-byte alignment, ARM's max_align_t, below the host's on purpose";
+#endif
     EXPECT_GE(tlsf_align_size(), alignof(std::max_align_t))
         << "pointers from the heap are not suitably aligned for every type on this target";
 }
