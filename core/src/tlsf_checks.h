@@ -119,22 +119,12 @@ static inline TLSF_NO_ASAN int heap_holds(tlsf_t heap, const void *address) {
  * comparison: the node's offset from the first head, rotated right by log2(HEAD_BYTES), is
  * its class when the offset is a multiple of HEAD_BYTES, and has a top bit set otherwise,
  * above any class count; an address below the first head wraps around to a huge offset.
- * Which test comes first follows WORST_CASE (tlsf_compiler.h): on Arm, where the bound is
- * stated, the head test, since the longest unlink is that of a block alone in its list,
- * both of whose neighbours are heads; elsewhere the pools' test, which most neighbours pass.
  */
 static inline TLSF_NO_ASAN int list_node_head(tlsf_t heap, block_t *node) {
     return class_of_head_offset((uintptr_t)node - heap->first_head) < heap->class_count;
 }
 static inline TLSF_NO_ASAN int list_node_plausible(tlsf_t heap, block_t *node) {
-#if defined(__arm__)
-    /* Both ranges loaded up front: one LDRD each, shared by a block's two neighbours. */
-    uintptr_t pools_low = heap->pools_low;
-    size_t pools_span = heap->pools_span;
-    return list_node_head(heap, node) || (uintptr_t)node - pools_low < pools_span;
-#else
     return heap_holds(heap, node) || list_node_head(heap, node);
-#endif
 }
 #endif
 
@@ -143,7 +133,10 @@ static inline TLSF_NO_ASAN int list_node_plausible(tlsf_t heap, block_t *node) {
  * sealed? Free memory keeps the links of the blocks it once held, so a node that merely
  * points back could be such a leftover, which a damaged link leads to; a free block's
  * sealed header is what no leftover inside a free block has (a merged block's header keeps
- * the seal of its word in use, block_header_absorbed). */
+ * the seal of its word in use, block_header_absorbed). A head is told by the exact test
+ * (list_node_head), first: the pools' range may take in the control structure (between two
+ * pools) and a compact heap's pool lies within the size of a full one, and a head's words
+ * are never to be read as a header (they may never have been written). */
 static inline TLSF_NO_ASAN int list_node_live(tlsf_t heap, block_t *node) {
     return list_node_head(heap, node) ||
            ((*slot_size(node) & BLOCK_FREE) && block_header_intact(heap, node));

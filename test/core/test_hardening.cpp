@@ -133,9 +133,13 @@ struct PoolRange {
 // A heap in memory the test owns, with an error log, its pools, and the blocks the program
 // holds (each filled with its own pattern): what the program would lose if the heap handed
 // out memory twice.
-// A sized heap's pool size (tlsf_create_sized), for an Arena of such a heap.
+// A sized heap's pool size (tlsf_create_sized), for an Arena of such a heap; the bytes of a
+// compact heap (tlsf_create_compact), for an Arena of that.
 struct SizedFor {
     std::size_t pool_bytes;
+};
+struct CompactOf {
+    std::size_t bytes;
 };
 
 class Arena {
@@ -149,6 +153,13 @@ class Arena {
     explicit Arena(SizedFor sized) : control_(tlsf_size(), 64), sized_for_(sized.pool_bytes) {
         Create();
         OwnPool(sized.pool_bytes);
+    }
+    // A compact heap: its control structure and its one pool in one region.
+    explicit Arena(CompactOf compact) : control_(compact.bytes, 64) {
+        heap_ = tlsf_create_compact(control_.data(), compact.bytes);
+        tlsf_set_error_handler(heap_, &ErrorLog::Handler, &log);
+        const std::size_t control = tlsf_size_compact(compact.bytes);
+        pools.push_back({tlsf_get_pool(heap_), control_.data() + control, compact.bytes - control});
     }
     Arena(const Arena &) = delete;
     Arena &operator=(const Arena &) = delete;
@@ -1426,10 +1437,9 @@ TEST(HardeningMetadata, ACachedLinkThatDecodesAlignedIsNotFollowed) {
 // memory that still holds an old link back to it (free memory keeps the links of the blocks
 // it held: here written on purpose). The neighbours "point back", so the merge that unlinks
 // the block trusts the link and leaves its class marked non-empty. A neighbour must be a
-// list head or a free block with a sealed header.
-TEST(HardeningMetadata, AListNeighbourMustBeAHeadOrASealedFreeBlock) {
-    if (const char *why = WithoutSeals()) GTEST_SKIP() << why;
-    Arena a(kPool);
+// list head or a free block with a sealed header. The same on a compact heap, whose pool
+// lies where a full control structure's heads would be: no block there passes for a head.
+void LeftoverNeighbourIsRefused(Arena &a) {
     a.Hold(100);
     unsigned char *before = a.Hold(1500); // not cached: its free merges
     unsigned char *freed = a.Hold(ListRequest());
@@ -1444,4 +1454,16 @@ TEST(HardeningMetadata, AListNeighbourMustBeAHeadOrASealedFreeBlock) {
     a.Release(before);
     EXPECT_TRUE(Reported(a, {kCorruptList}));
     EXPECT_TRUE(a.ServesOnlyFreeMemory());
+}
+
+TEST(HardeningMetadata, AListNeighbourOfACompactHeapMustBeAHeadOrASealedFreeBlock) {
+    if (const char *why = WithoutSeals()) GTEST_SKIP() << why;
+    Arena a(CompactOf{kPool});
+    LeftoverNeighbourIsRefused(a);
+}
+
+TEST(HardeningMetadata, AListNeighbourMustBeAHeadOrASealedFreeBlock) {
+    if (const char *why = WithoutSeals()) GTEST_SKIP() << why;
+    Arena a(kPool);
+    LeftoverNeighbourIsRefused(a);
 }

@@ -897,9 +897,9 @@ struct heap_storage {
 // tlsf::heap&.
 //
 // A compact heap (heap(memory, bytes, compact)): its control structure holds only the size
-// classes of its storage, so a static_heap<64 KiB> keeps 60,320 bytes for blocks on x86-64
-// (92%) where the full control structure left 50,096 (76%), and 64,144 on a 32-bit Arm
-// target instead of 62,608 (docs/cpp.md); the least Bytes is 1,664 instead of 15,472 on
+// classes of its storage, so a static_heap<64 KiB> keeps 60,304 bytes for blocks on x86-64
+// (92%) where the full control structure left 50,080 (76%), and 64,144 on a 32-bit Arm
+// target instead of 62,608 (docs/cpp.md); the least Bytes is 1,680 instead of 15,488 on
 // x86-64. The price is that no block is larger than the storage, which a static heap's
 // blocks never are anyway; memory added later becomes pools of at most that size. Bytes
 // must be at least heap::compact_minimum_bytes.
