@@ -122,7 +122,7 @@ typedef struct tlsf_stats {
 #define tlsf_create_sized TLSF_ABI_NAME(tlsf_create_sized)
 #define tlsf_create_compact TLSF_ABI_NAME(tlsf_create_compact)
 #define tlsf_size_for TLSF_ABI_NAME(tlsf_size_for)
-#define tlsf_size_compact TLSF_ABI_NAME(tlsf_size_compact)
+#define tlsf_compact_pool_bytes TLSF_ABI_NAME(tlsf_compact_pool_bytes)
 #define tlsf_destroy TLSF_ABI_NAME(tlsf_destroy)
 #define tlsf_get_pool TLSF_ABI_NAME(tlsf_get_pool)
 #define tlsf_add_pool TLSF_ABI_NAME(tlsf_add_pool)
@@ -203,13 +203,14 @@ tlsf_t tlsf_create_with_pool(void *mem, size_t bytes);
 size_t tlsf_size_for(size_t pool_bytes);
 
 /*
- * tlsf_size_compact: the bytes tlsf_create_compact(mem, bytes) takes for the control
- * structure at the start of `mem`; its pool is the rest. The smallest control structure
- * that serves the pool left after it. For `bytes` too small for a compact heap
- * (TLSF_COMPACT_MIN_BYTES, tlsf_abi.h), or too large for one pool, the result leaves no
- * valid pool. Bounded: at most one step per row of classes (TLSF_MAX_BLOCK_LOG2).
+ * tlsf_compact_pool_bytes: the pool tlsf_create_compact(mem, bytes) makes: the largest
+ * `pool` for which tlsf_size_for(pool) + pool <= bytes (a multiple of the alignment). The
+ * control structure takes the first tlsf_size_for(pool) bytes of `mem`, the pool follows
+ * it, and any bytes left at the end (less than the alignment, or, for some small `bytes`,
+ * what a pool of one more row of size classes could not use) stay unused. 0 if `bytes` is
+ * below TLSF_COMPACT_MIN_BYTES (tlsf_abi.h). Bounded: one step per row of size classes.
  */
-size_t tlsf_size_compact(size_t bytes);
+size_t tlsf_compact_pool_bytes(size_t bytes);
 
 /*
  * tlsf_create_sized: tlsf_create for a sized heap whose pools each hold at most
@@ -228,14 +229,14 @@ tlsf_t tlsf_create_sized(void *mem, size_t pool_bytes);
 
 /*
  * tlsf_create_compact: a sized heap and its one pool in the `bytes` bytes at `mem`, for a
- * static buffer or an arena: the control structure takes tlsf_size_compact(bytes) bytes at
- * the start of `mem` and the pool the rest (tlsf_get_pool returns it). So a buffer of N bytes
- * loses tlsf_size_compact(N) bytes to the heap's state instead of tlsf_size(): on x86-64,
+ * static buffer or an arena: the pool of tlsf_compact_pool_bytes(bytes) bytes right after
+ * the control structure sized for it (tlsf_get_pool returns the pool). So a buffer of N bytes
+ * loses about tlsf_size_for(N) bytes to the heap's state instead of tlsf_size(): on x86-64,
  * 5,200 of 64 KiB (8%) instead of 15,440 (24%). More pools may be added later, as large as
  * the rows the heap holds allow (tlsf_create_sized). Returns the heap, or NULL if `mem` is
- * NULL or misaligned, `bytes` is below TLSF_COMPACT_MIN_BYTES, or the rest is too large for
- * a pool; nothing is written then. `bytes` need not be a multiple of the alignment (the
- * excess stays unused). Bounded as tlsf_size_compact.
+ * NULL or misaligned or `bytes` is below TLSF_COMPACT_MIN_BYTES; nothing is written then.
+ * (Beyond the largest block the configuration has, the pool stops there: tlsf_size() and a
+ * pool of the largest size.) Bounded as tlsf_compact_pool_bytes.
  */
 tlsf_t tlsf_create_compact(void *mem, size_t bytes);
 
@@ -249,8 +250,8 @@ void tlsf_destroy(tlsf_t tlsf);
 /*
  * tlsf_get_pool: the pool that tlsf_create_with_pool or tlsf_create_compact placed after
  * the control structure (its address is `tlsf + tlsf_size()`, or `tlsf +
- * tlsf_size_compact(bytes)` for tlsf_create_compact). Meaningful only for heaps made that
- * way; NULL for a NULL heap.
+ * tlsf_size_for(tlsf_compact_pool_bytes(bytes))` for tlsf_create_compact). Meaningful only
+ * for heaps made that way; NULL for a NULL heap.
  */
 pool_t tlsf_get_pool(tlsf_t tlsf);
 

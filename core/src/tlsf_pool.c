@@ -165,32 +165,44 @@ TLSF_NO_ASAN tlsf_t tlsf_create_sized(void *mem, size_t pool_bytes) {
     return heap;
 }
 
-/* The rows of a compact heap of `bytes` bytes: the fewest whose control structure leaves a
- * pool that needs no more. (A pool shrinks as rows are added, so once enough, always
- * enough; the loop is at most ROW_COUNT short steps.) */
-static TLSF_NO_ASAN unsigned compact_rows(size_t bytes) {
-    unsigned rows;
-    for (rows = 1; rows < ROW_COUNT; ++rows) {
-        size_t control = control_bytes_for((size_t)rows << TLSF_SL_INDEX_LOG2);
-        if (bytes >= control + POOL_OVERHEAD + MIN_SPAN && rows_for_pool(bytes - control) <= rows)
-            break;
-    }
-    return rows;
+/* The largest pool a heap of `rows` rows takes (tlsf_add_pool's `bytes`, a multiple of the
+ * alignment): the last span of its last row, and the pool's overhead. */
+static TLSF_NO_ASAN size_t rows_pool_bytes(unsigned rows) {
+    return ((size_t)1 << (FL_SHIFT + rows - 1)) - TLSF_ALIGN + POOL_OVERHEAD;
 }
 
-TLSF_NO_ASAN size_t tlsf_size_compact(size_t bytes) {
-    return control_bytes_for((size_t)compact_rows(bytes) << TLSF_SL_INDEX_LOG2);
+/*
+ * The pool of a compact heap of `bytes` bytes: the largest one that fits after its control
+ * structure. With r rows that is bytes - control_bytes_for(r rows), or the largest pool r
+ * rows take if that is less; the first shrinks and the second grows with r, so the best r
+ * is where they cross: every row count is tried (ROW_COUNT steps at most, each O(1)).
+ * 0 when not even one smallest block fits.
+ */
+static TLSF_NO_ASAN size_t compact_pool_bytes(size_t bytes) {
+    size_t best = 0;
+    unsigned rows;
+    for (rows = 1; rows <= ROW_COUNT; ++rows) {
+        size_t control = control_bytes_for((size_t)rows << TLSF_SL_INDEX_LOG2);
+        size_t pool, cap = rows_pool_bytes(rows);
+        if (bytes < control + POOL_OVERHEAD + MIN_SPAN) break; /* and with more rows */
+        pool = (bytes - control) & ~(TLSF_ALIGN - 1);
+        if (pool > cap) pool = cap;
+        if (pool > best) best = pool;
+    }
+    return best;
+}
+
+TLSF_NO_ASAN size_t tlsf_compact_pool_bytes(size_t bytes) {
+    return compact_pool_bytes(bytes);
 }
 
 TLSF_NO_ASAN tlsf_t tlsf_create_compact(void *mem, size_t bytes) {
-    unsigned rows = compact_rows(bytes);
-    size_t control = control_bytes_for((size_t)rows << TLSF_SL_INDEX_LOG2);
+    size_t pool = compact_pool_bytes(bytes);
     tlsf_t heap;
-    if (bytes < control + POOL_OVERHEAD + MIN_SPAN) return NULL; /* before anything is written */
-    heap = tlsf_create(mem);
-    if (heap == NULL) return NULL;
-    heap_set_rows(heap, rows);
-    if (tlsf_add_pool(heap, (char *)mem + control, bytes - control) == NULL) return NULL;
+    if (pool == 0) return NULL; /* before anything is written */
+    heap = tlsf_create_sized(mem, pool);
+    if (heap == NULL || tlsf_add_pool(heap, (char *)mem + tlsf_size_for(pool), pool) == NULL)
+        return NULL;
     return heap;
 }
 

@@ -158,8 +158,8 @@ class Arena {
     explicit Arena(CompactOf compact) : control_(compact.bytes, 64) {
         heap_ = tlsf_create_compact(control_.data(), compact.bytes);
         tlsf_set_error_handler(heap_, &ErrorLog::Handler, &log);
-        const std::size_t control = tlsf_size_compact(compact.bytes);
-        pools.push_back({tlsf_get_pool(heap_), control_.data() + control, compact.bytes - control});
+        const std::size_t pool = tlsf_compact_pool_bytes(compact.bytes);
+        pools.push_back({tlsf_get_pool(heap_), control_.data() + tlsf_size_for(pool), pool});
     }
     Arena(const Arena &) = delete;
     Arena &operator=(const Arena &) = delete;

@@ -122,21 +122,24 @@ TEST(SizedHeap, TheMacroEqualsTheFunction) {
         ASSERT_EQ(std::size_t(TLSF_CONTROL_BYTES_FOR(b)), tlsf_size_for(b)) << b;
 }
 
-TEST(SizedHeap, SizeCompactIsTheSmallestControlStructureForThePoolLeft) {
-    const std::size_t row = (std::size_t(2) << TLSF_SL_INDEX_LOG2) * sizeof(void *);
+TEST(SizedHeap, CompactPoolIsTheLargestThatFitsWithItsControlStructure) {
     for (std::size_t bytes = TLSF_COMPACT_MIN_BYTES; bytes < Capped(std::size_t(1) << 21);
          bytes += bytes / 64 + 3) {
-        const std::size_t control = tlsf_size_compact(bytes);
-        ASSERT_LE(control + MinPoolBytes(), bytes) << bytes;
-        ASSERT_LE(tlsf_size_for(bytes - control), control) << bytes << ": the pool fits";
-        if (control > tlsf_size_for(0)) {
-            // One row of heads less would leave a pool that needs it.
-            const std::size_t less = control - row;
-            ASSERT_GT(tlsf_size_for(bytes - less), less) << bytes;
-        }
+        const std::size_t pool = tlsf_compact_pool_bytes(bytes);
+        ASSERT_GE(pool, MinPoolBytes()) << bytes;
+        ASSERT_EQ(pool % Align(), 0u) << bytes;
+        ASSERT_LE(pool + tlsf_size_for(pool), bytes) << bytes << ": it fits";
+        // One alignment unit more does not.
+        ASSERT_GT(pool + Align() + tlsf_size_for(pool + Align()), bytes) << bytes;
     }
-    EXPECT_EQ(tlsf_size_compact(TLSF_COMPACT_MIN_BYTES), tlsf_size_for(0));
+    EXPECT_EQ(tlsf_compact_pool_bytes(TLSF_COMPACT_MIN_BYTES), MinPoolBytes());
+    EXPECT_EQ(tlsf_compact_pool_bytes(TLSF_COMPACT_MIN_BYTES - 1), 0u);
+    EXPECT_EQ(tlsf_compact_pool_bytes(0), 0u);
     EXPECT_EQ(std::size_t(TLSF_COMPACT_MIN_BYTES), tlsf_size_for(0) + MinPoolBytes());
+    // Beyond the largest block: the full control structure and the largest pool.
+    const std::size_t huge = tlsf_compact_pool_bytes(SIZE_MAX);
+    EXPECT_EQ(tlsf_size_for(huge), tlsf_size());
+    EXPECT_EQ(PoolSpan(huge), tlsf_block_size_max() - Align());
 }
 
 // ---- Creation -----------------------------------------------------------------------------
@@ -167,7 +170,6 @@ TEST(SizedHeap, CompactRefusesNullMisalignedAndTooLittleMemory) {
     EXPECT_EQ(tlsf_create_compact(memory.data() + 1, TLSF_COMPACT_MIN_BYTES), nullptr);
     EXPECT_EQ(tlsf_create_compact(memory.data(), 0), nullptr);
     EXPECT_EQ(tlsf_create_compact(memory.data(), TLSF_COMPACT_MIN_BYTES - 1), nullptr);
-    EXPECT_EQ(tlsf_create_compact(memory.data(), SIZE_MAX), nullptr) << "no pool that large";
     tlsf_t heap = tlsf_create_compact(memory.data(), TLSF_COMPACT_MIN_BYTES);
     ASSERT_NE(heap, nullptr);
     void *p = tlsf_malloc(heap, 0);
@@ -181,10 +183,12 @@ TEST(SizedHeap, CompactPlacesItsPoolRightAfterItsControlStructure) {
     for (std::size_t bytes : CompactSizes()) {
         Compact h(bytes);
         ASSERT_NE(h.get(), nullptr) << bytes;
-        // The pool takes what the control structure leaves.
-        const std::size_t control = tlsf_size_compact(bytes);
+        // The pool right after its control structure.
+        const std::size_t pool = tlsf_compact_pool_bytes(bytes);
+        const std::size_t control = tlsf_size_for(pool);
         EXPECT_EQ(Addr(tlsf_get_pool(h)), Addr(h.memory()) + control) << bytes;
-        EXPECT_EQ(Stats(h).pool_bytes, PoolSpan(bytes - control)) << bytes;
+        EXPECT_EQ(Stats(h).pool_bytes, PoolSpan(pool)) << bytes;
+        EXPECT_LE(control + pool, bytes);
         EXPECT_EQ(Stats(h).pool_count, 1u);
         EXPECT_LE(control, tlsf_size_for(bytes));
         EXPECT_LE(tlsf_size_for(Stats(h).pool_bytes + tlsf_pool_overhead()), control);

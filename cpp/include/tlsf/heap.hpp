@@ -672,14 +672,12 @@ class heap {
         tlsf_t target = handle_;
         std::size_t cap = pool_cap_;
         if (target == nullptr) {
-            // A compact heap's control structure leaves the rest, after the first pool's
-            // link, to that pool (tlsf_size_compact), and is sized for it.
-            const std::size_t control = !compact_ ? tlsf_size()
-                                        : bytes < link_bytes
-                                            ? bytes
-                                            : tlsf_size_compact(bytes - link_bytes);
+            // A compact heap: the largest first pool that fits, with its link, after a
+            // control structure sized for it (tlsf_compact_pool_bytes).
+            cap = compact_ && bytes > link_bytes ? tlsf_compact_pool_bytes(bytes - link_bytes) : 0;
+            if (compact_ && cap == 0) return false;
+            const std::size_t control = compact_ ? tlsf_size_for(cap) : tlsf_size();
             if (bytes < control) return false;
-            cap = compact_ && bytes - control > link_bytes ? bytes - control - link_bytes : 0;
             target = compact_ ? tlsf_create_sized(next, cap) : tlsf_create(next);
             tlsf_set_error_handler(target, on_error_, on_error_user_);
             if (slab_bytes_ != 0) tlsf_slabs_enable(target, slab_bytes_);
