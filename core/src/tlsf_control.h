@@ -15,6 +15,15 @@
  * shifted add from its slot and back, and the bitmaps are numbered by slot: going from a
  * head to its bitmap position, or from a found position to its head, takes no further
  * arithmetic (the constant FIRST_SLOT folds into the class computations, tlsf_classes.h).
+ *
+ * Sized heaps. The heads end the struct, so a heap may hold only those of its first rows of
+ * classes and end there (tlsf_create_sized: control_bytes_for). That is safe because a head
+ * is touched only for a class whose bitmap bit is set, and a bit is set only when a block of
+ * that class is listed: every search reads the bitmaps alone, and no block is larger than
+ * its pool's first one (merges stop at the pool's end sentinel), which tlsf_add_pool keeps
+ * within the heap's rows by its range test against pool_span_room. That one field tells the
+ * rows (heap_rows: its bit length); with sealed headers the class count and the first
+ * head's address sit beside it for the head test of list_node_plausible (tlsf_checks.h).
  */
 #ifndef TLSF_CONTROL_H
 #define TLSF_CONTROL_H
