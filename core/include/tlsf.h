@@ -119,6 +119,10 @@ typedef struct tlsf_stats {
 /* Every public symbol carries the configuration tag; see tlsf_abi.h. */
 #define tlsf_create TLSF_ABI_NAME(tlsf_create)
 #define tlsf_create_with_pool TLSF_ABI_NAME(tlsf_create_with_pool)
+#define tlsf_create_sized TLSF_ABI_NAME(tlsf_create_sized)
+#define tlsf_create_compact TLSF_ABI_NAME(tlsf_create_compact)
+#define tlsf_size_for TLSF_ABI_NAME(tlsf_size_for)
+#define tlsf_compact_pool_bytes TLSF_ABI_NAME(tlsf_compact_pool_bytes)
 #define tlsf_destroy TLSF_ABI_NAME(tlsf_destroy)
 #define tlsf_get_pool TLSF_ABI_NAME(tlsf_get_pool)
 #define tlsf_add_pool TLSF_ABI_NAME(tlsf_add_pool)
@@ -176,6 +180,67 @@ tlsf_t tlsf_create(void *mem);
 tlsf_t tlsf_create_with_pool(void *mem, size_t bytes);
 
 /*
+ * Sized heaps. The control structure holds two list-head words for every size class up to
+ * tlsf_block_size_max(): about 15 KiB on 64-bit targets and 3 KiB on 32-bit ones, most of
+ * them heads of classes that a small heap's blocks never reach. A sized heap holds the heads
+ * of the rows of classes its pools can use and no more (a row: the classes of one power of
+ * two of block sizes, 2^TLSF_SL_INDEX_LOG2 of them): it is told the largest pool it will
+ * get, and tlsf_add_pool refuses a pool whose block would fall in a row it lacks. Every
+ * other call, its bounds, the misuse checks, the front cache and the slabs behave as on a
+ * heap of tlsf_create. With the default configuration on x86-64 the control structure
+ * takes 3,152 bytes for pools of 4 KiB, 5,200 for 64 KiB and 7,248 for 1 MiB, against
+ * tlsf_size()'s 15,440 (docs/design.md, "The control structure").
+ */
+
+/*
+ * tlsf_size_for: the bytes of the control structure of a sized heap whose pools each hold
+ * at most `pool_bytes` bytes (tlsf_add_pool's `bytes`): a multiple of tlsf_align_size(), at
+ * most tlsf_size(), and equal to TLSF_CONTROL_BYTES_FOR(pool_bytes) (tlsf_abi.h). A
+ * `pool_bytes` of 0, or too small for a block, gives the size for the smallest pool; one
+ * whose block would reach tlsf_block_size_max() (SIZE_MAX included) gives tlsf_size().
+ * O(1).
+ */
+size_t tlsf_size_for(size_t pool_bytes);
+
+/*
+ * tlsf_compact_pool_bytes: the pool tlsf_create_compact(mem, bytes) makes: the largest
+ * `pool` for which tlsf_size_for(pool) + pool <= bytes (a multiple of the alignment). The
+ * control structure takes the first tlsf_size_for(pool) bytes of `mem`, the pool follows
+ * it, and any bytes left at the end (less than the alignment, or, for some small `bytes`,
+ * what a pool of one more row of size classes could not use) stay unused. 0 if `bytes` is
+ * below TLSF_COMPACT_MIN_BYTES (tlsf_abi.h). Bounded: one step per row of size classes.
+ */
+size_t tlsf_compact_pool_bytes(size_t bytes);
+
+/*
+ * tlsf_create_sized: tlsf_create for a sized heap whose pools each hold at most
+ * `pool_bytes` bytes: `mem` need hold only tlsf_size_for(pool_bytes) bytes, aligned to
+ * tlsf_align_size(). tlsf_add_pool then accepts a pool of up to `pool_bytes` bytes, and a
+ * larger one while its block stays in the same row (below the same power of two), and
+ * refuses the others as out of range (NULL; TLSF_ERROR_BAD_POOL to an installed handler).
+ * No block grows beyond its pool, so a request larger than the largest block such pools
+ * hold fails as on a full heap: tlsf_malloc returns NULL, after draining the front cache,
+ * and counts it in failed_count; it is not misuse. `pool_bytes` of 0, or too small for a
+ * pool, is taken as the smallest pool; one too large for any pool gives the heap
+ * tlsf_create makes. Returns the heap, or NULL if `mem` is NULL or misaligned. O(1): the
+ * stores of tlsf_create and one or two more.
+ */
+tlsf_t tlsf_create_sized(void *mem, size_t pool_bytes);
+
+/*
+ * tlsf_create_compact: a sized heap and its one pool in the `bytes` bytes at `mem`, for a
+ * static buffer or an arena: the pool of tlsf_compact_pool_bytes(bytes) bytes right after
+ * the control structure sized for it (tlsf_get_pool returns the pool). So a buffer of N bytes
+ * loses about tlsf_size_for(N) bytes to the heap's state instead of tlsf_size(): on x86-64,
+ * 5,200 of 64 KiB (8%) instead of 15,440 (24%). More pools may be added later, as large as
+ * the rows the heap holds allow (tlsf_create_sized). Returns the heap, or NULL if `mem` is
+ * NULL or misaligned or `bytes` is below TLSF_COMPACT_MIN_BYTES; nothing is written then.
+ * (Beyond the largest block the configuration has, the pool stops there: tlsf_size() and a
+ * pool of the largest size.) Bounded as tlsf_compact_pool_bytes.
+ */
+tlsf_t tlsf_create_compact(void *mem, size_t bytes);
+
+/*
  * tlsf_destroy: end the use of a heap. The heap owns no resources: this only gives cached
  * blocks back to the lists (tlsf_cache_flush), and the caller may reuse the memory
  * afterwards. NULL is ignored.
@@ -183,8 +248,10 @@ tlsf_t tlsf_create_with_pool(void *mem, size_t bytes);
 void tlsf_destroy(tlsf_t tlsf);
 
 /*
- * tlsf_get_pool: the pool that tlsf_create_with_pool placed after the control structure
- * (its address is `tlsf + tlsf_size()`). Meaningful only for heaps made that way.
+ * tlsf_get_pool: the pool that tlsf_create_with_pool or tlsf_create_compact placed after
+ * the control structure (its address is `tlsf + tlsf_size()`, or `tlsf +
+ * tlsf_size_for(tlsf_compact_pool_bytes(bytes))` for tlsf_create_compact). Meaningful only
+ * for heaps made that way; NULL for a NULL heap.
  */
 pool_t tlsf_get_pool(tlsf_t tlsf);
 
@@ -197,9 +264,10 @@ pool_t tlsf_get_pool(tlsf_t tlsf);
  * blocks below tlsf_block_size_max() (bytes beyond
  * a multiple of the alignment are left unused). Any number of pools may be added; they
  * must not overlap each other or the control structure. O(1). Returns the pool, or NULL
- * if `tlsf` or `mem` is NULL, `mem` is misaligned, or `bytes` is out of range; the heap
- * is then unchanged and an installed handler hears TLSF_ERROR_BAD_POOL (the default
- * handler does not: this never aborts).
+ * if `tlsf` or `mem` is NULL, `mem` is misaligned, or `bytes` is out of range (on a sized
+ * heap, also beyond the rows of classes it holds: tlsf_create_sized); the heap is then
+ * unchanged and an installed handler hears TLSF_ERROR_BAD_POOL (the default handler does
+ * not: this never aborts).
  */
 pool_t tlsf_add_pool(tlsf_t tlsf, void *mem, size_t bytes);
 
@@ -331,7 +399,8 @@ size_t tlsf_block_size(void *ptr);
  */
 size_t tlsf_usable_size(tlsf_t tlsf, const void *ptr);
 
-/* tlsf_size: bytes needed for a heap's control structure (a multiple of the alignment). */
+/* tlsf_size: bytes needed for a heap's control structure (a multiple of the alignment): of
+ * every heap tlsf_create makes; a sized heap needs only tlsf_size_for(pool bytes). */
 size_t tlsf_size(void);
 /* tlsf_align_size: the alignment of every returned pointer and of pool memory. */
 size_t tlsf_align_size(void);

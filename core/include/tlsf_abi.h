@@ -19,7 +19,9 @@
  *   TLSF_MIN_SPAN_BYTES  the span of the smallest block (tlsf_block_size_min() +
  *                        tlsf_alloc_overhead());
  *   TLSF_HEAP_MIN_BYTES  the least memory tlsf_create_with_pool accepts: the control
- *                        structure and a pool of one smallest block (what
+ *                        structure and a pool of one smallest block;
+ *   TLSF_CONTROL_BYTES_FOR(n)  tlsf_size_for(n): a sized heap's control structure (below);
+ *   TLSF_COMPACT_MIN_BYTES  the least memory tlsf_create_compact accepts (what
  *                        tlsf::static_heap<N> asserts at compile time).
  * The seal shares the size word when 16 bits or more are left above the largest span and
  * the cache flag (TLSF_SEAL_IN_WORD), otherwise it takes a header word of its own.
@@ -84,23 +86,75 @@
 #define TLSF_SLAB_BYTES_MIN 4096
 #define TLSF_SLAB_BYTES_MAX 65536
 #define TLSF_ROWS_ (TLSF_MAX_BLOCK_LOG2 - TLSF_SL_INDEX_LOG2 - TLSF_ALIGN_LOG2 + 1)
-/* The control structure (core/src/tlsf_control.h): bitmap words, the state words between them
- * and the list heads, and the heads. The bitmaps cover every class plus the slots the
- * words before the heads take (at most 34 bitmap words and the state, see FIRST_SLOT). */
+/*
+ * The control structure (core/src/tlsf_control.h): bitmap words, the state words between them
+ * and the list heads, and the heads, the last of which ends it. The bitmaps cover every
+ * class plus the slots the words before the heads take (FIRST_SLOT): the fewest words that
+ * do, found by iterating from one word (each bitmap word moves the heads by at most half a
+ * slot, so three rounds reach the fixed point; the library checks it).
+ */
 #define TLSF_STATE_WORDS_                                                                          \
-    (5 * TLSF_STATS + 4 + 5 * (TLSF_CHECKS >= 2) +                                                 \
+    (5 * TLSF_STATS + 5 + 7 * (TLSF_CHECKS >= 2) +                                                 \
      (TLSF_CACHE != 0) * ((2 << TLSF_SL_INDEX_LOG2) + 2 + 2 * TLSF_CACHE_DRAIN_STALE) +            \
      TLSF_SLABS * (2 * TLSF_SLAB_CLASSES_ + 3))
-#define TLSF_CLASS_WORDS_                                                                          \
-    (((4 * 34 + TLSF_WORD_BYTES_ * TLSF_STATE_WORDS_) / (2 * TLSF_WORD_BYTES_) + 1 +               \
-      (TLSF_ROWS_ << TLSF_SL_INDEX_LOG2) + 31) /                                                   \
-     32)
-#define TLSF_CONTROL_BYTES                                                                         \
-    TLSF_ROUND_UP_(TLSF_ROUND_UP_(4 * (1 + TLSF_CLASS_WORDS_), TLSF_WORD_BYTES_) +                 \
-                       TLSF_WORD_BYTES_ *                                                          \
-                           (TLSF_STATE_WORDS_ + 2 * (TLSF_ROWS_ << TLSF_SL_INDEX_LOG2) + 1),       \
+#define TLSF_HEAD_BYTES_ (2 * TLSF_WORD_BYTES_)
+#define TLSF_LIST_COUNT_ (TLSF_ROWS_ << TLSF_SL_INDEX_LOG2)
+#define TLSF_HEADS_OFFSET_AT_(class_words)                                                         \
+    (TLSF_ROUND_UP_(4 * (1 + (class_words)), TLSF_WORD_BYTES_) +                                   \
+     TLSF_WORD_BYTES_ * TLSF_STATE_WORDS_)
+#define TLSF_FIRST_SLOT_AT_(class_words)                                                           \
+    ((TLSF_HEADS_OFFSET_AT_(class_words) - TLSF_HEADER_BYTES + TLSF_HEAD_BYTES_ - 1) /             \
+     TLSF_HEAD_BYTES_)
+#define TLSF_CLASS_WORDS_NEXT_(class_words)                                                        \
+    ((TLSF_FIRST_SLOT_AT_(class_words) + TLSF_LIST_COUNT_ + 31) / 32)
+#define TLSF_CLASS_WORDS_ TLSF_CLASS_WORDS_NEXT_(TLSF_CLASS_WORDS_NEXT_(TLSF_CLASS_WORDS_NEXT_(1)))
+#define TLSF_HEADS_OFFSET_ TLSF_HEADS_OFFSET_AT_(TLSF_CLASS_WORDS_)
+#define TLSF_FIRST_SLOT_ TLSF_FIRST_SLOT_AT_(TLSF_CLASS_WORDS_)
+/* The words between the state and the first head's link words: 0 or 1. */
+#define TLSF_HEADS_GAP_WORDS_                                                                      \
+    ((TLSF_FIRST_SLOT_ * TLSF_HEAD_BYTES_ + TLSF_HEADER_BYTES - TLSF_HEADS_OFFSET_) /              \
+     TLSF_WORD_BYTES_)
+/* The bytes of a control structure that holds the heads of `classes` classes. */
+#define TLSF_CONTROL_BYTES_AT_(classes)                                                            \
+    TLSF_ROUND_UP_((TLSF_FIRST_SLOT_ + (classes)) * TLSF_HEAD_BYTES_ + TLSF_HEADER_BYTES,          \
                    TLSF_ALIGN_BYTES_)
+#define TLSF_CONTROL_BYTES TLSF_CONTROL_BYTES_AT_(TLSF_LIST_COUNT_)
 #define TLSF_HEAP_MIN_BYTES (TLSF_CONTROL_BYTES + TLSF_POOL_OVERHEAD_BYTES + TLSF_MIN_SPAN_BYTES)
+
+/*
+ * TLSF_CONTROL_BYTES_FOR(pool_bytes): tlsf_size_for(pool_bytes) as a constant expression,
+ * for a static buffer: the control structure of a sized heap whose pools each hold at most
+ * `pool_bytes` bytes (tlsf.h, "Sized heaps"), which holds the heads of every row of size
+ * classes up to the row of the largest block such a pool holds. The tests compare it with
+ * tlsf_size_for. A buffer of TLSF_CONTROL_BYTES_FOR(n) + n bytes holds a sized heap and a
+ * pool of n bytes (tlsf_create_sized, tlsf_add_pool). TLSF_COMPACT_MIN_BYTES is the least
+ * `bytes` tlsf_create_compact accepts: a pool of one smallest block and the control
+ * structure for it. `pool_bytes` is evaluated many times: pass a constant.
+ */
+/* floor(log2(x)) of a non-zero unsigned long long constant. */
+#define TLSF_LOG2_1_(x) ((x) >= 2u ? 1 : 0)
+#define TLSF_LOG2_2_(x) ((x) >= 4u ? 2 + TLSF_LOG2_1_((x) >> 2) : TLSF_LOG2_1_(x))
+#define TLSF_LOG2_4_(x) ((x) >= 16u ? 4 + TLSF_LOG2_2_((x) >> 4) : TLSF_LOG2_2_(x))
+#define TLSF_LOG2_8_(x) ((x) >= 256u ? 8 + TLSF_LOG2_4_((x) >> 8) : TLSF_LOG2_4_(x))
+#define TLSF_LOG2_16_(x) ((x) >= 65536u ? 16 + TLSF_LOG2_8_((x) >> 16) : TLSF_LOG2_8_(x))
+#define TLSF_LOG2_(x) (((x) >> 16 >> 16) ? 32 + TLSF_LOG2_16_((x) >> 16 >> 16) : TLSF_LOG2_16_(x))
+/* The first block's span in a pool of n bytes, at least the smallest block's (a smaller
+ * pool is taken as the smallest one) and at most the largest span (every row). */
+#define TLSF_POOL_SPAN_(n)                                                                         \
+    ((n) + 0ull < TLSF_POOL_OVERHEAD_BYTES + TLSF_MIN_SPAN_BYTES ? TLSF_MIN_SPAN_BYTES + 0ull      \
+     : (n) + 0ull - TLSF_POOL_OVERHEAD_BYTES >= (1ull << TLSF_MAX_BLOCK_LOG2)                      \
+         ? (1ull << TLSF_MAX_BLOCK_LOG2) - TLSF_ALIGN_BYTES_                                       \
+         : ((n) + 0ull - TLSF_POOL_OVERHEAD_BYTES) & ~(TLSF_ALIGN_BYTES_ - 1ull))
+/* The rows up to the one of span s: row 0 holds the spans below 2^(SL + ALIGN), row r >= 1
+ * those in [2^(SL + ALIGN + r - 1), 2^(SL + ALIGN + r)). */
+#define TLSF_ROWS_FOR_SPAN_(s)                                                                     \
+    (TLSF_LOG2_((s) | (1ull << (TLSF_SL_INDEX_LOG2 + TLSF_ALIGN_LOG2 - 1))) + 2 -                  \
+     TLSF_SL_INDEX_LOG2 - TLSF_ALIGN_LOG2)
+#define TLSF_CONTROL_BYTES_FOR(pool_bytes)                                                         \
+    TLSF_CONTROL_BYTES_AT_(TLSF_ROWS_FOR_SPAN_(TLSF_POOL_SPAN_(pool_bytes)) << TLSF_SL_INDEX_LOG2)
+#define TLSF_COMPACT_MIN_BYTES                                                                     \
+    (TLSF_CONTROL_BYTES_FOR(TLSF_POOL_OVERHEAD_BYTES + TLSF_MIN_SPAN_BYTES) +                      \
+     TLSF_POOL_OVERHEAD_BYTES + TLSF_MIN_SPAN_BYTES)
 
 /* The cache's budget as it enters the tag: 0 when the cache is off, followed by an `s` with
  * TLSF_CACHE 2 (the control structure has two words more), and by an `l` with

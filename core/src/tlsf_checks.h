@@ -112,11 +112,19 @@ static inline TLSF_NO_ASAN int heap_holds(tlsf_t heap, const void *address) {
 #endif
 
 #if TLSF_CHECKS >= 2
-/* Could `node`, read from a link of a free block, be a node of this heap's free lists: a
- * list head (inside the control structure) or a block inside the pools? Tested before the
- * node is read. */
+/*
+ * Could `node`, read from a link of a free block, be a node of this heap's free lists: a
+ * block inside the pools, or exactly the head node of one of the heap's classes (a sized
+ * heap holds fewer: tlsf_control.h)? Tested before the node is read. The head test is one
+ * comparison: the node's offset from the first head, rotated right by log2(HEAD_BYTES), is
+ * its class when the offset is a multiple of HEAD_BYTES, and has a top bit set otherwise,
+ * above any class count; an address below the first head wraps around to a huge offset.
+ */
+static inline TLSF_NO_ASAN int list_node_head(tlsf_t heap, block_t *node) {
+    return class_of_head_offset((uintptr_t)node - heap->first_head) < heap->class_count;
+}
 static inline TLSF_NO_ASAN int list_node_plausible(tlsf_t heap, block_t *node) {
-    return heap_holds(heap, node) || (uintptr_t)node - (uintptr_t)heap < sizeof(struct tlsf_heap);
+    return heap_holds(heap, node) || list_node_head(heap, node);
 }
 #endif
 
@@ -125,9 +133,12 @@ static inline TLSF_NO_ASAN int list_node_plausible(tlsf_t heap, block_t *node) {
  * sealed? Free memory keeps the links of the blocks it once held, so a node that merely
  * points back could be such a leftover, which a damaged link leads to; a free block's
  * sealed header is what no leftover inside a free block has (a merged block's header keeps
- * the seal of its word in use, block_header_absorbed). */
+ * the seal of its word in use, block_header_absorbed). A head is told by the exact test
+ * (list_node_head), first: the pools' range may take in the control structure (between two
+ * pools) and a compact heap's pool lies within the size of a full one, and a head's words
+ * are never to be read as a header (they may never have been written). */
 static inline TLSF_NO_ASAN int list_node_live(tlsf_t heap, block_t *node) {
-    return (uintptr_t)node - (uintptr_t)heap < sizeof(struct tlsf_heap) ||
+    return list_node_head(heap, node) ||
            ((*slot_size(node) & BLOCK_FREE) && block_header_intact(heap, node));
 }
 #endif

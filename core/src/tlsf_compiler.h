@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tlsf_compiler.h - the two hints the core gives the compiler, and why.
+ * tlsf_compiler.h - the hints the core gives the compiler, and why.
  *
  * Both change where code is laid out, never what it does; a compiler without the GCC
  * extensions gets plain C99 from them.
@@ -17,6 +17,14 @@
 #define TLSF_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define TLSF_ALWAYS_INLINE inline
+#endif
+
+/* For a helper that several functions off the real-time paths share: one copy, called,
+ * rather than one inlined into each (code size on small targets). */
+#if defined(__GNUC__) || defined(__clang__)
+#define TLSF_SHARED_HELPER __attribute__((noinline))
+#else
+#define TLSF_SHARED_HELPER
 #endif
 
 /*

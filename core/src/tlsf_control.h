@@ -15,6 +15,15 @@
  * shifted add from its slot and back, and the bitmaps are numbered by slot: going from a
  * head to its bitmap position, or from a found position to its head, takes no further
  * arithmetic (the constant FIRST_SLOT folds into the class computations, tlsf_classes.h).
+ *
+ * Sized heaps. The heads end the struct, so a heap may hold only those of its first rows of
+ * classes and end there (tlsf_create_sized: control_bytes_for). That is safe because a head
+ * is touched only for a class whose bitmap bit is set, and a bit is set only when a block of
+ * that class is listed: every search reads the bitmaps alone, and no block is larger than
+ * its pool's first one (merges stop at the pool's end sentinel), which tlsf_add_pool keeps
+ * within the heap's rows by its range test against pool_span_room. That one field tells the
+ * rows (heap_rows: its bit length); with sealed headers the class count and the first
+ * head's address sit beside it for the head test of list_node_plausible (tlsf_checks.h).
  */
 #ifndef TLSF_CONTROL_H
 #define TLSF_CONTROL_H
@@ -117,11 +126,22 @@ struct tlsf_heap {
 #if TLSF_SLABS
     struct tlsf_slabs slabs;
 #endif
+    /* The largest span a pool's block may have, less MIN_SPAN: tlsf_add_pool's one range
+     * test, against the configuration's limit or a sized heap's, which also tells how many
+     * rows of classes the heap holds (see "Sized heaps"). */
+    size_t pool_span_room;
+#if TLSF_CHECKS >= 2
+    /* The address of class 0's head node and the classes whose heads the heap holds, side
+     * by side for the head test of list_node_plausible (one LDRD on Arm). */
+    uintptr_t first_head;
+    size_t class_count;
+#endif
     /* The link words of the head nodes (list_head): two per class, valid only while the
-     * class's bitmap bit is set, plus one so that the first head can start at a multiple
-     * of HEAD_BYTES. The fields above give the head pseudo-blocks room for their (never
-     * used) prev_phys and size words. */
-    block_t *heads[2 * LIST_COUNT + 1];
+     * class's bitmap bit is set, after the word that puts the first head node at a
+     * multiple of HEAD_BYTES when there is one (TLSF_HEADS_GAP_WORDS_, tlsf_abi.h). The
+     * fields above give the head pseudo-blocks room for their (never used) prev_phys and
+     * size words. A sized heap's control structure ends after its last class's head. */
+    block_t *heads[2 * LIST_COUNT + TLSF_HEADS_GAP_WORDS_];
 };
 
 /* The size of a head node's pair of link words, and the slot of class 0 (see "Slots"):
@@ -138,10 +158,63 @@ struct tlsf_heap {
     (FIRST_SLOT +                                                                                  \
      ((TLSF_PTR_BITS - 1u - TLSF_SL_INDEX_LOG2 - TLSF_ALIGN_LOG2) << TLSF_SL_INDEX_LOG2))
 typedef char tlsf_check_slots[(FIRST_SLOT + LIST_COUNT <= 32 * CLASS_WORDS) ? 1 : -1];
+/* The heads end with the struct: its size is what the last class's head needs. */
+typedef char tlsf_check_heads_end
+    [(sizeof(struct tlsf_heap) == (FIRST_SLOT + LIST_COUNT) * HEAD_BYTES + HEADER_SIZE) ? 1 : -1];
+#define HEAD_BYTES_LOG2 (TLSF_PTR_BITS == 64 ? 4u : 3u)
+typedef char tlsf_check_head_bytes[(HEAD_BYTES == (size_t)1 << HEAD_BYTES_LOG2) ? 1 : -1];
+
+/* The class whose head node lies `offset` bytes after class 0's (list_head), or, where no
+ * head node starts, a number above every class count: the offset rotated right by
+ * log2(HEAD_BYTES) is the class when it is a multiple of HEAD_BYTES, and otherwise has one
+ * of its top bits set. (One rotation: a single instruction on Arm and x86.) */
+static inline TLSF_NO_ASAN uintptr_t class_of_head_offset(uintptr_t offset) {
+    return (offset >> HEAD_BYTES_LOG2) | (offset << (TLSF_PTR_BITS - HEAD_BYTES_LOG2));
+}
 
 /* The bytes of the control structure, rounded up so that a pool can follow it (tlsf_size). */
 static inline TLSF_NO_ASAN size_t control_bytes(void) {
     return (sizeof(struct tlsf_heap) + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1);
+}
+
+/* The bytes of the control structure of a heap that holds the heads of its first `classes`
+ * classes (see "Sized heaps"): up to the last head's link words, rounded up so that a pool
+ * can follow; with every class, control_bytes(). */
+static inline TLSF_NO_ASAN size_t control_bytes_for(size_t classes) {
+    return ((FIRST_SLOT + classes) * HEAD_BYTES + HEADER_SIZE + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1);
+}
+
+/* The rows of classes whose heads `heap`'s control structure holds: its pools' spans are
+ * below 2^(FL_SHIFT + rows - 1), the lower bound of the first row it lacks, which
+ * pool_span_room + MIN_SPAN + TLSF_ALIGN is (see "Sized heaps"). */
+static inline TLSF_NO_ASAN unsigned heap_rows(tlsf_t heap) {
+    return bits_fls_size(heap->pool_span_room + MIN_SPAN + TLSF_ALIGN) + 1u - FL_SHIFT;
+}
+
+/* The classes whose heads `heap`'s control structure holds. */
+static inline TLSF_NO_ASAN size_t heap_class_count(tlsf_t heap) {
+#if TLSF_CHECKS >= 2
+    return heap->class_count;
+#else
+    return (size_t)heap_rows(heap) << TLSF_SL_INDEX_LOG2;
+#endif
+}
+
+/* Make `heap` hold the heads of its first `rows` rows of classes (1 to ROW_COUNT). */
+static inline TLSF_NO_ASAN void heap_set_rows(tlsf_t heap, unsigned rows) {
+    heap->pool_span_room = ((size_t)1 << (FL_SHIFT + rows - 1)) - TLSF_ALIGN - MIN_SPAN;
+#if TLSF_CHECKS >= 2
+    heap->class_count = (size_t)rows << TLSF_SL_INDEX_LOG2;
+#endif
+}
+
+/* The bytes of `heap`'s control structure (control_bytes_for its classes). Where a head
+ * node's bytes are a multiple of the alignment, each row left out takes its heads' bytes
+ * off control_bytes(): a subtraction the compiler folds with heap_rows' bit scan. */
+static inline TLSF_NO_ASAN size_t heap_control_bytes(tlsf_t heap) {
+    if (HEAD_BYTES % TLSF_ALIGN == 0)
+        return control_bytes() - (size_t)(ROW_COUNT - heap_rows(heap)) * SL_COUNT * HEAD_BYTES;
+    return control_bytes_for((size_t)heap_rows(heap) << TLSF_SL_INDEX_LOG2);
 }
 
 #endif /* TLSF_CONTROL_H */

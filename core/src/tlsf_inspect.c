@@ -14,6 +14,11 @@ typedef char
                               ((sizeof(struct tlsf_heap) + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1)))
                                  ? 1
                                  : -1];
+typedef char tlsf_check_heads_offset[(TLSF_HEADS_OFFSET_ == offsetof(struct tlsf_heap, heads) &&
+                                      TLSF_FIRST_SLOT_ == FIRST_SLOT &&
+                                      TLSF_CLASS_WORDS_NEXT_(CLASS_WORDS) == CLASS_WORDS)
+                                         ? 1
+                                         : -1];
 typedef char tlsf_check_pool_bytes[(TLSF_POOL_OVERHEAD_BYTES == POOL_START_OFFSET + SENTINEL_SIZE &&
                                     TLSF_MIN_SPAN_BYTES == MIN_SPAN)
                                        ? 1
@@ -41,7 +46,7 @@ TLSF_NO_ASAN size_t tlsf_alloc_overhead(void) {
 /* The largest request the lists serve as they are: every block of the highest non-empty
  * class is at least that class's lower bound, and a request rounds up to exactly that
  * bound, so it succeeds and one more byte does not. */
-static TLSF_NO_ASAN size_t largest_in_lists(tlsf_t heap) {
+static TLSF_SHARED_HELPER TLSF_NO_ASAN size_t largest_in_lists(tlsf_t heap) {
     unsigned word, index;
     if (heap->word_bits == 0) return 0;
     word = bitmap_last(heap->word_bits);
@@ -144,18 +149,28 @@ static TLSF_NO_ASAN int check_list(tlsf_t heap, unsigned index) {
 
 TLSF_NO_ASAN int tlsf_check(tlsf_t heap) {
     int errors = 0;
-    unsigned word, slot;
+    unsigned word;
+    size_t classes;
     if (heap == NULL) return 1;
-    for (word = 0; word < CLASS_WORDS; ++word)
-        errors += ((heap->word_bits & bitmap_bit(word)) != 0) != (heap->class_bits[word] != 0);
+    classes = heap_class_count(heap);
+#if TLSF_CHECKS >= 2
+    errors += heap->class_count != (size_t)heap_rows(heap) << TLSF_SL_INDEX_LOG2;
+#endif
     if (CLASS_WORDS < 32) errors += (heap->word_bits & bitmap_after(CLASS_WORDS - 1)) != 0;
-    /* Every set position is a class's slot; each such list is checked. */
-    for (slot = 0; slot < 32 * CLASS_WORDS; ++slot) {
-        if (!(heap->class_bits[slot >> 5] & bitmap_bit(slot & 31u))) continue;
-        if (slot < FIRST_SLOT || slot >= FIRST_SLOT + LIST_COUNT)
-            errors++;
-        else
-            errors += check_list(heap, slot - FIRST_SLOT);
+    for (word = 0; word < CLASS_WORDS; ++word) {
+        uint32_t slots = heap->class_bits[word];
+        errors += ((heap->word_bits & bitmap_bit(word)) != 0) != (slots != 0);
+        /* Every set position is the slot of a class whose head the heap holds (not one
+         * below the first slot, nor one a sized heap left out): that list is checked. */
+        while (slots != 0) {
+            unsigned position = bitmap_first(slots);
+            unsigned index = (word << 5) + position - FIRST_SLOT;
+            slots &= ~bitmap_bit(position);
+            if (index >= classes)
+                errors++;
+            else
+                errors += check_list(heap, index);
+        }
     }
 #if TLSF_CACHE
     errors += tlsfi_cache_check(heap);

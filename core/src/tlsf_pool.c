@@ -93,17 +93,35 @@ static TLSF_NO_ASAN int pool_end_sound(tlsf_t heap, block_t *first) {
 }
 #endif
 
-TLSF_NO_ASAN tlsf_t tlsf_create(void *mem) {
+/* The words tlsf_create zeroes: everything before the heads but the pool limit it sets,
+ * two at a time (on 32-bit Arm one STRD or two stores per pass, half the passes of a word
+ * at a time: the budget for that store); an odd count takes in the limit's word too, which
+ * is set afterwards. */
+#define CREATE_WORDS (((offsetof(struct tlsf_heap, pool_span_room) / sizeof(size_t)) + 1) & ~1u)
+typedef char tlsf_check_create_words[(CREATE_WORDS * sizeof(size_t) <=
+                                      offsetof(struct tlsf_heap, pool_span_room) + sizeof(size_t))
+                                         ? 1
+                                         : -1];
+
+/* (The other creations call tlsf_create rather than carry a copy of its loop.) The
+ * alignment test shifts the address rather than masks it: on Arm one 16-bit instruction,
+ * whose zero result the loop then stores. */
+TLSF_SHARED_HELPER TLSF_NO_ASAN tlsf_t tlsf_create(void *mem) {
     tlsf_t heap = (tlsf_t)mem;
-    size_t *word = (size_t *)mem;
-    size_t words = offsetof(struct tlsf_heap, heads) / sizeof(size_t);
-    if (mem == NULL || ((uintptr_t)mem & (TLSF_ALIGN - 1))) return NULL;
+    size_t *word = (size_t *)mem + CREATE_WORDS;
+    if (mem == NULL || ((uintptr_t)mem << (TLSF_PTR_BITS - TLSF_ALIGN_LOG2)) != 0) return NULL;
     /* Bitmaps, statistics and handler only: a list head's words are used only while its
      * bitmap bit is set, so the heads need no initialisation. A plain loop of a fixed
      * count rather than memset keeps the C library's memset out of small images. */
-    while (words--)
-        *word++ = 0;
+    do {
+        word -= 2;
+        word[0] = 0;
+        word[1] = 0;
+    } while (word != (size_t *)mem);
+    heap->pool_span_room = MAX_SPAN - MIN_SPAN; /* heap_set_rows(heap, ROW_COUNT) */
 #if TLSF_CHECKS >= 2
+    heap->first_head = (uintptr_t)heap + FIRST_SLOT * HEAD_BYTES;
+    heap->class_count = LIST_COUNT;
     heap->seal_key = new_seal_key(heap);
     heap->link_inverse = key_inverse(heap->seal_key);
     heap->link_mask = TLSF_ALIGN - 1; /* no pool yet: pools_hull_add */
@@ -118,7 +136,72 @@ TLSF_NO_ASAN tlsf_t tlsf_create_with_pool(void *mem, size_t bytes) {
     tlsf_t heap;
     if (bytes < control_bytes()) return NULL; /* before tlsf_create writes anything */
     heap = tlsf_create(mem);
-    if (heap == NULL || tlsf_add_pool(heap, tlsf_get_pool(heap), bytes - control_bytes()) == NULL)
+    if (heap == NULL ||
+        tlsf_add_pool(heap, (char *)mem + control_bytes(), bytes - control_bytes()) == NULL)
+        return NULL;
+    return heap;
+}
+
+/* The rows of classes a heap needs whose pools hold at most `pool_bytes` bytes
+ * (tlsf_add_pool's argument): those up to the row of the largest first block such a pool
+ * can have (a pool too small for a block is taken as the smallest one). */
+static TLSF_NO_ASAN unsigned rows_for_pool(size_t pool_bytes) {
+    size_t span = MIN_SPAN;
+    if (pool_bytes >= POOL_OVERHEAD + MIN_SPAN)
+        span = (pool_bytes - POOL_OVERHEAD) & ~(TLSF_ALIGN - 1);
+    if (span > MAX_SPAN) return ROW_COUNT;
+    return bits_fls_size(span | (SMALL_SPAN >> 1)) + 2u - FL_SHIFT;
+}
+
+TLSF_NO_ASAN size_t tlsf_size_for(size_t pool_bytes) {
+    return control_bytes_for((size_t)rows_for_pool(pool_bytes) << TLSF_SL_INDEX_LOG2);
+}
+
+TLSF_NO_ASAN tlsf_t tlsf_create_sized(void *mem, size_t pool_bytes) {
+    tlsf_t heap = tlsf_create(mem);
+    unsigned rows = rows_for_pool(pool_bytes);
+    if (heap == NULL) return NULL;
+    heap_set_rows(heap, rows);
+    return heap;
+}
+
+/* The largest pool a heap of `rows` rows takes (tlsf_add_pool's `bytes`, a multiple of the
+ * alignment): the last span of its last row, and the pool's overhead. */
+static TLSF_NO_ASAN size_t rows_pool_bytes(unsigned rows) {
+    return ((size_t)1 << (FL_SHIFT + rows - 1)) - TLSF_ALIGN + POOL_OVERHEAD;
+}
+
+/*
+ * The pool of a compact heap of `bytes` bytes: the largest one that fits after its control
+ * structure. With r rows that is bytes - control_bytes_for(r rows), or the largest pool r
+ * rows take if that is less; the first shrinks and the second grows with r, so the best r
+ * is where they cross: every row count is tried (ROW_COUNT steps at most, each O(1)).
+ * 0 when not even one smallest block fits.
+ */
+static TLSF_NO_ASAN size_t compact_pool_bytes(size_t bytes) {
+    size_t best = 0;
+    unsigned rows;
+    for (rows = 1; rows <= ROW_COUNT; ++rows) {
+        size_t control = control_bytes_for((size_t)rows << TLSF_SL_INDEX_LOG2);
+        size_t pool, cap = rows_pool_bytes(rows);
+        if (bytes < control + POOL_OVERHEAD + MIN_SPAN) break; /* and with more rows */
+        pool = (bytes - control) & ~(TLSF_ALIGN - 1);
+        if (pool > cap) pool = cap;
+        if (pool > best) best = pool;
+    }
+    return best;
+}
+
+TLSF_NO_ASAN size_t tlsf_compact_pool_bytes(size_t bytes) {
+    return compact_pool_bytes(bytes);
+}
+
+TLSF_NO_ASAN tlsf_t tlsf_create_compact(void *mem, size_t bytes) {
+    size_t pool = compact_pool_bytes(bytes);
+    tlsf_t heap;
+    if (pool == 0) return NULL; /* before anything is written */
+    heap = tlsf_create_sized(mem, pool);
+    if (heap == NULL || tlsf_add_pool(heap, (char *)mem + tlsf_size_for(pool), pool) == NULL)
         return NULL;
     return heap;
 }
@@ -130,21 +213,22 @@ TLSF_NO_ASAN void tlsf_destroy(tlsf_t heap) {
 }
 
 TLSF_NO_ASAN pool_t tlsf_get_pool(tlsf_t heap) {
-    return heap ? (pool_t)(void *)((char *)heap + control_bytes()) : NULL;
+    return heap ? (pool_t)(void *)((char *)heap + heap_control_bytes(heap)) : NULL;
 }
 
 TLSF_NO_ASAN pool_t tlsf_add_pool(tlsf_t heap, void *mem, size_t bytes) {
-    size_t span;
+    size_t span, room;
     block_t *block, *sentinel;
-    if (heap == NULL) return NULL;
-    /* Too few bytes wrap the subtraction around to a huge span: one range test covers
-     * both ends. */
-    span = (bytes - POOL_OVERHEAD) & ~(TLSF_ALIGN - 1);
-    if (mem == NULL || ((uintptr_t)mem & (TLSF_ALIGN - 1)) ||
-        span - MIN_SPAN > MAX_SPAN - MIN_SPAN) {
+    /* The first block's span less MIN_SPAN (a multiple of the alignment, as MIN_SPAN is).
+     * Too few bytes wrap the subtraction around to a huge value: one range test covers
+     * both ends. (A NULL heap is reported too: tlsfi_report ignores it.) */
+    room = (bytes - POOL_OVERHEAD - MIN_SPAN) & ~(TLSF_ALIGN - 1);
+    if (heap == NULL || mem == NULL || ((uintptr_t)mem & (TLSF_ALIGN - 1)) ||
+        room > heap->pool_span_room) {
         tlsfi_report(heap, TLSF_ERROR_BAD_POOL, mem);
         return NULL;
     }
+    span = room + MIN_SPAN;
     block = pool_first_block(mem);
     sentinel = block_at(block, span);
     block_set_word(heap, block, span | BLOCK_FREE);

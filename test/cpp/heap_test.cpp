@@ -27,8 +27,10 @@ static_assert(!std::is_copy_assignable_v<tlsf::heap>);
 static_assert(std::is_base_of_v<tlsf::heap, tlsf::static_heap<64 * 1024>>);
 static_assert(alignof(tlsf::static_heap<64 * 1024>) >= tlsf::alignment);
 static_assert(tlsf::static_heap<64 * 1024>::capacity == 64 * 1024);
-static_assert(tlsf::static_heap<64 * 1024>::minimum == tlsf::heap::minimum_bytes);
+static_assert(tlsf::static_heap<64 * 1024>::minimum == tlsf::heap::compact_minimum_bytes);
 static_assert(tlsf::heap::minimum_bytes > TLSF_HEAP_MIN_BYTES);
+static_assert(tlsf::heap::compact_minimum_bytes > TLSF_COMPACT_MIN_BYTES);
+static_assert(tlsf::heap::compact_minimum_bytes < tlsf::heap::minimum_bytes);
 // A size below the minimum does not compile: test/cpp/static_heap_too_small.cpp (ctest
 // tlsf_cpp_static_heap_too_small_fails_to_compile).
 
@@ -68,19 +70,31 @@ TEST(Heap, ConstructorRejectsUnusableMemory) {
     EXPECT_THROW(tlsf::heap(memory.data(), tlsf_size()), std::invalid_argument);
 }
 
-// The compile-time minimum is exact: a static heap of that size works and serves the
-// smallest block, and the C layer agrees with the constant.
+// The compile-time minimums are exact: a static heap of the compact minimum, and a heap over
+// memory of the full one, work and serve the smallest block, and the C layer agrees with
+// the constants.
 TEST(Heap, StaticHeapOfTheMinimumSizeWorks) {
     EXPECT_EQ(std::size_t(TLSF_CONTROL_BYTES), tlsf_size());
     EXPECT_EQ(std::size_t(TLSF_HEAP_MIN_BYTES),
               tlsf_size() + tlsf_pool_overhead() + tlsf_alloc_overhead() + tlsf_block_size_min());
-    auto heap = std::make_unique<tlsf::static_heap<tlsf::heap::minimum_bytes>>();
+    EXPECT_EQ(std::size_t(TLSF_COMPACT_MIN_BYTES), tlsf_size_for(0) + tlsf_pool_overhead() +
+                                                       tlsf_alloc_overhead() +
+                                                       tlsf_block_size_min());
+    auto heap = std::make_unique<tlsf::static_heap<tlsf::heap::compact_minimum_bytes>>();
     ASSERT_TRUE(*heap);
     void *p = heap->malloc(tlsf_block_size_min());
     EXPECT_NE(p, nullptr);
     EXPECT_EQ(heap->malloc(1), nullptr);
     heap->free(p);
     EXPECT_TRUE(heap->check());
+
+    buffer memory(tlsf::heap::minimum_bytes);
+    tlsf::heap full(memory.data(), tlsf::heap::minimum_bytes);
+    void *q = full.malloc(tlsf_block_size_min());
+    EXPECT_NE(q, nullptr);
+    EXPECT_EQ(full.malloc(1), nullptr);
+    full.free(q);
+    EXPECT_THROW(tlsf::heap(memory.data(), tlsf::heap::minimum_bytes - 1), std::invalid_argument);
 }
 
 TEST(Heap, FailureHandlerRunsBeforeTheException) {

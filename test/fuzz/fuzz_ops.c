@@ -1191,14 +1191,11 @@ static void op_misuse(input_t *in) {
  * took over, skipped as the first 128 bytes after every slab boundary when slabs are on).
  *
  * Known gaps of the core, which the adversary steers around unless tlsf_fuzz_adversary_strict
- * is set (fuzz_replay --strict); each is a failing case of test/core/test_hardening.cpp
- * (HardeningGaps.*), and each restriction below goes when its gap is closed:
- *   - a free-list link is accepted if it points anywhere in the control structure, where a
- *     list head's neighbour word can pass for a node pointing back (a link to a head with a
- *     flipped bit 3 unlinks its block but leaves its class marked non-empty), and a
- *     misaligned one inside the pools is read before it is refused (undefined behaviour):
- *     no value written points into the control structure, and a free block's links get
- *     only aligned values.
+ * is set (fuzz_replay --strict; docs/reliability.md, "Known gaps"), and each restriction
+ * below goes when its gap is closed:
+ *   - a misaligned free-list link inside the pools is read before it is refused (undefined
+ *     behaviour): a free block's links get only aligned values. (A link into the control
+ *     structure must be exactly a list head of the heap's classes: written freely.)
  */
 
 /* The flag of a size word the steering reads (core/src/tlsf_block.h): free. */
@@ -1356,12 +1353,10 @@ static void op_corrupt(input_t *in) {
         break;
     }
     if (!tlsf_fuzz_adversary_strict) {
-        /* A free block's list link: only aligned values, and none into the control
-         * structure (known gaps, see above). */
+        /* A free block's list link: only aligned values (the known gap, see above). */
         const size_t before = load_word(at - word_size());
         const size_t two_before = load_word(at - word_size() - sizeof(size_t));
         if (((before | two_before) & FREE_BIT) != 0) word &= ~(size_t)(align_size() - 1);
-        if ((uintptr_t)word - (uintptr_t)M.heap < tlsf_size()) return;
     }
     if (word == old) return;
     if (tlsf_fuzz_verbose)
