@@ -78,9 +78,10 @@ typedef enum tlsf_error {
  * (TLSF_ERROR_CORRUPT_BLOCK or TLSF_ERROR_CORRUPT_LIST) and the call fails (NULL, or
  * nothing freed) without handing out memory that overlaps a live block. Strength: a
  * damaged header passes for one the heap sealed with a chance of 2^-27 on 64-bit targets
- * (2^-32 on 32-bit ones), a damaged link with 2^-21 for pools below 2^47 (2^-5 on 32-bit
- * targets with RAM below 2^30); for a program that does not know the key. The damage it
- * cannot see yet is listed in docs/reliability.md ("Known gaps"). */
+ * (2^-32 on 32-bit ones), a damaged link with 2^-21 for pools below 2^47 (on 32-bit
+ * targets: the share of the address space the pools span, over 2^(alignment bits)); for a
+ * program that does not know the key. docs/reliability.md lists what each level catches
+ * and the limits. */
 
 /*
  * The error handler. Called when a heap detects misuse, with the heap, the reason and

@@ -124,7 +124,9 @@ static inline TLSF_NO_ASAN int list_node_head(tlsf_t heap, block_t *node) {
     return class_of_head_offset((uintptr_t)node - heap->first_head) < heap->class_count;
 }
 static inline TLSF_NO_ASAN int list_node_plausible(tlsf_t heap, block_t *node) {
-    return heap_holds(heap, node) || list_node_head(heap, node);
+    /* A block start in the pools: its user pointer aligned (so that its words may be read). */
+    return (heap_holds(heap, node) && (((uintptr_t)node + HEADER_SIZE) & (TLSF_ALIGN - 1)) == 0) ||
+           list_node_head(heap, node);
 }
 #endif
 

@@ -419,18 +419,6 @@ bool DamagedHeaderReason(tlsf_error_t reason) {
     return ::testing::AssertionSuccess();
 }
 
-// Damage the core does not catch yet (docs/reliability.md, "Known gaps"). A test of one says
-// what the heap should do and runs with TLSF_TEST_KNOWN_GAPS=1 (most crash the test program
-// while the gap is open), so that the fix of a gap turns its test on. nullptr when they run.
-// (No open gap has a test at the moment.)
-[[maybe_unused]] const char *KnownGap(const char *what) {
-    const char *run = std::getenv("TLSF_TEST_KNOWN_GAPS");
-    if (run != nullptr && std::strcmp(run, "1") == 0) return nullptr;
-    static std::string why;
-    why = std::string("known gap (TLSF_TEST_KNOWN_GAPS=1 runs it): ") + what;
-    return why.c_str();
-}
-
 // A plain block and the block right after it, both held, with blocks held around them so
 // that no free merges with the rest of the pool.
 struct Neighbours {

@@ -49,7 +49,6 @@
 
 int tlsf_fuzz_verbose;
 int tlsf_fuzz_adversary;
-int tlsf_fuzz_adversary_strict;
 struct tlsf_fuzz_adversary_counts tlsf_fuzz_adversary_counts;
 
 const unsigned char fuzz_op_table[16] = {
@@ -1190,16 +1189,9 @@ static void op_misuse(input_t *in) {
  * head of its free list and its bounds: written only through a pointer into memory the slab
  * took over, skipped as the first 128 bytes after every slab boundary when slabs are on).
  *
- * Known gaps of the core, which the adversary steers around unless tlsf_fuzz_adversary_strict
- * is set (fuzz_replay --strict; docs/reliability.md, "Known gaps"), and each restriction
- * below goes when its gap is closed:
- *   - a misaligned free-list link inside the pools is read before it is refused (undefined
- *     behaviour): a free block's links get only aligned values. (A link into the control
- *     structure must be exactly a list head of the heap's classes: written freely.)
+ * It steers around nothing: every write it can make is damage the core must report or
+ * survive (docs/reliability.md, "The adversary").
  */
-
-/* The flag of a size word the steering reads (core/src/tlsf_block.h): free. */
-#define FREE_BIT ((size_t)1)
 
 /* Reads and writes of the heap's words, which ASan poisons: the writes are the misuse. */
 static FUZZ_NO_ASAN size_t load_word(const unsigned char *at) {
@@ -1351,12 +1343,6 @@ static void op_corrupt(input_t *in) {
     default:
         word = forged_pointer(value);
         break;
-    }
-    if (!tlsf_fuzz_adversary_strict) {
-        /* A free block's list link: only aligned values (the known gap, see above). */
-        const size_t before = load_word(at - word_size());
-        const size_t two_before = load_word(at - word_size() - sizeof(size_t));
-        if (((before | two_before) & FREE_BIT) != 0) word &= ~(size_t)(align_size() - 1);
     }
     if (word == old) return;
     if (tlsf_fuzz_verbose)

@@ -53,8 +53,6 @@ extern int tlsf_fuzz_verbose;
 /* Nonzero: the adversary (fuzz_ops.c, "The adversary"): the misuse operation overwrites the
  * heap's own metadata instead, and the checks become "the damage is reported, or harmless". */
 extern int tlsf_fuzz_adversary;
-/* Nonzero: the adversary also writes where the core has known gaps (fuzz_ops.c). */
-extern int tlsf_fuzz_adversary_strict;
 /* What became of the inputs the adversary damaged. */
 struct tlsf_fuzz_adversary_counts {
     size_t damaged;        /* inputs with at least one write */

@@ -4,13 +4,12 @@
  * the committed corpus (and any crash files given), then a number of pseudo-random inputs
  * from a fixed seed, through the same checks as the fuzzer (fuzz_ops.c).
  *
- *   fuzz_replay [--verbose] [--adversary [--strict]] [--random N] [--seed S] [--keep FILE]
+ *   fuzz_replay [--verbose] [--adversary] [--random N] [--seed S] [--keep FILE]
  *               [FILE|DIRECTORY]...
  *
  * --adversary runs every input with the adversary (fuzz_ops.h): writes into the heap's own
- * metadata, each reported or harmless (--strict: also where the core has known gaps). --keep writes
- * each random input to FILE before it runs, so that after a failure FILE holds the input that
- * failed (replay it as a file).
+ * metadata, each reported or harmless. --keep writes each random input to FILE before it
+ * runs, so that after a failure FILE holds the input that failed (replay it as a file).
  *
  * Exit status 0 when every input passes; a failed check aborts with a message.
  */
@@ -128,8 +127,6 @@ int main(int argc, char **argv) {
             tlsf_fuzz_verbose = 1;
         } else if (strcmp(argv[i], "--adversary") == 0) {
             tlsf_fuzz_adversary = 1;
-        } else if (strcmp(argv[i], "--strict") == 0) {
-            tlsf_fuzz_adversary_strict = 1;
         } else if (strcmp(argv[i], "--random") == 0 && i + 1 < argc) {
             random_count = strtoul(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--keep") == 0 && i + 1 < argc) {
