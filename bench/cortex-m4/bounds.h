@@ -37,7 +37,17 @@
  * free block it may absorb (realloc-nocopy 605 -> 641), and creation computes the key's
  * inverse for the link encoding (four Newton steps: init 177 -> 201). Last, a span leaves
  * out BLOCK_PARKED, the one bit outside the seal (one more mask wherever a span is read:
- * malloc 154, free 225, memalign 258, realloc-nocopy 651 at O2).
+ * malloc 154, free 225, memalign 258, realloc-nocopy 651 at O2); a free-list neighbour must
+ * be exactly a head of the heap's classes or an aligned block start in the pools (free 249,
+ * realloc-nocopy 694, malloc 159, memalign 266 at O2; the heads' place and count are loaded
+ * since a sized heap holds fewer; init 201 -> 181).
+ *
+ * Sized heaps (tlsf_create_sized, tlsf_create_compact; docs/design.md, "The control
+ * structure") lowered every init row (tlsf_create zeroes two words per pass: O2 default
+ * 129 -> 109) and left malloc, free, memalign and realloc as they were; the core grew by
+ * their functions and by tlsf_get_pool and tlsf_check computing the heap's size (size:core
+ * at Os +26 to +38 bytes, init+malloc+free at Os +2 to +6: create stores the pool limit,
+ * which add_pool compares against instead of a constant; at O2 both went down).
  *
  * Functions: malloc, free, memalign, realloc-nocopy (realloc minus the instructions inside
  * memcpy), init (tlsf_create + tlsf_add_pool of one pool), malloc-drain (cache images: a
@@ -56,104 +66,104 @@
     X("O2", "default",   "free",                     100)                               \
     X("O2", "default",   "memalign",                 182)                               \
     X("O2", "default",   "realloc-nocopy",           354)                               \
-    X("O2", "default",   "init",                     129)                               \
-    X("O2", "default",   "size:init+malloc+free",   1130)                               \
-    X("O2", "default",   "size:core",               3960)                               \
+    X("O2", "default",   "init",                     109)                               \
+    X("O2", "default",   "size:init+malloc+free",   1126)                               \
+    X("O2", "default",   "size:core",               3930)                               \
     X("Os", "default",   "malloc",                   136)                               \
     X("Os", "default",   "free",                     137)                               \
     X("Os", "default",   "memalign",                 237)                               \
     X("Os", "default",   "realloc-nocopy",           463)                               \
-    X("Os", "default",   "init",                     135)                               \
-    X("Os", "default",   "size:init+malloc+free",    872)                               \
-    X("Os", "default",   "size:core",               3064)                               \
+    X("Os", "default",   "init",                     114)                               \
+    X("Os", "default",   "size:init+malloc+free",    874)                               \
+    X("Os", "default",   "size:core",               3090)                               \
     X("O2", "smallest",  "malloc",                    88)                               \
     X("O2", "smallest",  "free",                      86)                               \
     X("O2", "smallest",  "memalign",                 173)                               \
     X("O2", "smallest",  "realloc-nocopy",           327)                               \
-    X("O2", "smallest",  "init",                      90)                               \
-    X("O2", "smallest",  "size:init+malloc+free",   1032)                               \
-    X("O2", "smallest",  "size:core",               3718)                               \
+    X("O2", "smallest",  "init",                      85)                               \
+    X("O2", "smallest",  "size:init+malloc+free",   1028)                               \
+    X("O2", "smallest",  "size:core",               3694)                               \
     X("Os", "smallest",  "malloc",                   126)                               \
     X("Os", "smallest",  "free",                     116)                               \
     X("Os", "smallest",  "memalign",                 230)                               \
     X("Os", "smallest",  "realloc-nocopy",           418)                               \
-    X("Os", "smallest",  "init",                      96)                               \
-    X("Os", "smallest",  "size:init+malloc+free",    764)                               \
-    X("Os", "smallest",  "size:core",               2838)                               \
+    X("Os", "smallest",  "init",                      90)                               \
+    X("Os", "smallest",  "size:init+malloc+free",    766)                               \
+    X("Os", "smallest",  "size:core",               2876)                               \
     X("O2", "size",      "malloc",                    88)                               \
     X("O2", "size",      "free",                      84)                               \
     X("O2", "size",      "memalign",                 174)                               \
     X("O2", "size",      "realloc-nocopy",           326)                               \
-    X("O2", "size",      "init",                      90)                               \
-    X("O2", "size",      "size:init+malloc+free",    884)                               \
-    X("O2", "size",      "size:core",               3578)                               \
+    X("O2", "size",      "init",                      85)                               \
+    X("O2", "size",      "size:init+malloc+free",    880)                               \
+    X("O2", "size",      "size:core",               3554)                               \
     X("Os", "size",      "malloc",                   118)                               \
     X("Os", "size",      "free",                      99)                               \
     X("Os", "size",      "memalign",                 221)                               \
     X("Os", "size",      "realloc-nocopy",           393)                               \
-    X("Os", "size",      "init",                      93)                               \
-    X("Os", "size",      "size:init+malloc+free",    598)                               \
-    X("Os", "size",      "size:core",               2672)                               \
+    X("Os", "size",      "init",                      87)                               \
+    X("Os", "size",      "size:init+malloc+free",    600)                               \
+    X("Os", "size",      "size:core",               2710)                               \
     X("O2", "checks0",   "malloc",                    98)                               \
     X("O2", "checks0",   "free",                      92)                               \
     X("O2", "checks0",   "memalign",                 182)                               \
     X("O2", "checks0",   "realloc-nocopy",           343)                               \
-    X("O2", "checks0",   "init",                     129)                               \
-    X("O2", "checks0",   "size:init+malloc+free",   1098)                               \
-    X("O2", "checks0",   "size:core",               3900)                               \
+    X("O2", "checks0",   "init",                     109)                               \
+    X("O2", "checks0",   "size:init+malloc+free",   1094)                               \
+    X("O2", "checks0",   "size:core",               3870)                               \
     X("Os", "checks0",   "malloc",                   134)                               \
     X("Os", "checks0",   "free",                     122)                               \
     X("Os", "checks0",   "memalign",                 237)                               \
     X("Os", "checks0",   "realloc-nocopy",           435)                               \
-    X("Os", "checks0",   "init",                     135)                               \
-    X("Os", "checks0",   "size:init+malloc+free",    820)                               \
-    X("Os", "checks0",   "size:core",               3008)                               \
-    X("O2", "checks2",   "malloc",                   154)                               \
-    X("O2", "checks2",   "free",                     225)                               \
-    X("O2", "checks2",   "memalign",                 258)                               \
-    X("O2", "checks2",   "realloc-nocopy",           651)                               \
-    X("O2", "checks2",   "init",                     201)                               \
-    X("O2", "checks2",   "size:init+malloc+free",   2600)                               \
-    X("O2", "checks2",   "size:core",               6598)                               \
-    X("Os", "checks2",   "malloc",                   243)                               \
-    X("Os", "checks2",   "free",                     373)                               \
-    X("Os", "checks2",   "memalign",                 353)                               \
-    X("Os", "checks2",   "realloc-nocopy",           981)                               \
-    X("Os", "checks2",   "init",                     200)                               \
-    X("Os", "checks2",   "size:init+malloc+free",   1684)                               \
-    X("Os", "checks2",   "size:core",               4330)                               \
+    X("Os", "checks0",   "init",                     114)                               \
+    X("Os", "checks0",   "size:init+malloc+free",    822)                               \
+    X("Os", "checks0",   "size:core",               3034)                               \
+    X("O2", "checks2",   "malloc",                   159)                               \
+    X("O2", "checks2",   "free",                     249)                               \
+    X("O2", "checks2",   "memalign",                 266)                               \
+    X("O2", "checks2",   "realloc-nocopy",           694)                               \
+    X("O2", "checks2",   "init",                     181)                               \
+    X("O2", "checks2",   "size:init+malloc+free",   2724)                               \
+    X("O2", "checks2",   "size:core",               6838)                               \
+    X("Os", "checks2",   "malloc",                   251)                               \
+    X("Os", "checks2",   "free",                     389)                               \
+    X("Os", "checks2",   "memalign",                 361)                               \
+    X("Os", "checks2",   "realloc-nocopy",           1013)                               \
+    X("Os", "checks2",   "init",                     197)                               \
+    X("Os", "checks2",   "size:init+malloc+free",   1728)                               \
+    X("Os", "checks2",   "size:core",               4444)                               \
     X("O2", "cache",     "malloc",                   105)                               \
     X("O2", "cache",     "free",                     104)                               \
     X("O2", "cache",     "memalign",                 184)                               \
     X("O2", "cache",     "realloc-nocopy",           354)                               \
-    X("O2", "cache",     "init",                     237)                               \
+    X("O2", "cache",     "init",                     180)                               \
     X("O2", "cache",     "malloc-drain",            2829)                               \
-    X("O2", "cache",     "size:init+malloc+free",   2244)                               \
-    X("O2", "cache",     "size:core",               5356)                               \
+    X("O2", "cache",     "size:init+malloc+free",   2242)                               \
+    X("O2", "cache",     "size:core",               5336)                               \
     X("Os", "cache",     "malloc",                   156)                               \
     X("Os", "cache",     "free",                     138)                               \
     X("Os", "cache",     "memalign",                 247)                               \
     X("Os", "cache",     "realloc-nocopy",           470)                               \
-    X("Os", "cache",     "init",                     242)                               \
+    X("Os", "cache",     "init",                     184)                               \
     X("Os", "cache",     "malloc-drain",            3640)                               \
-    X("Os", "cache",     "size:init+malloc+free",   1166)                               \
-    X("Os", "cache",     "size:core",               3576)                               \
+    X("Os", "cache",     "size:init+malloc+free",   1170)                               \
+    X("Os", "cache",     "size:core",               3612)                               \
     X("O2", "leancache", "malloc",                    95)                               \
     X("O2", "leancache", "free",                      89)                               \
     X("O2", "leancache", "memalign",                 175)                               \
     X("O2", "leancache", "realloc-nocopy",           332)                               \
-    X("O2", "leancache", "init",                     223)                               \
+    X("O2", "leancache", "init",                     173)                               \
     X("O2", "leancache", "malloc-drain",            2758)                               \
     X("O2", "leancache", "size:init+malloc+free",   2062)                               \
-    X("O2", "leancache", "size:core",               5114)                               \
+    X("O2", "leancache", "size:core",               5092)                               \
     X("Os", "leancache", "malloc",                   146)                               \
     X("Os", "leancache", "free",                     120)                               \
     X("Os", "leancache", "memalign",                 240)                               \
     X("Os", "leancache", "realloc-nocopy",           432)                               \
-    X("Os", "leancache", "init",                     227)                               \
+    X("Os", "leancache", "init",                     176)                               \
     X("Os", "leancache", "malloc-drain",            3565)                               \
-    X("Os", "leancache", "size:init+malloc+free",    998)                               \
-    X("Os", "leancache", "size:core",               3332)
+    X("Os", "leancache", "size:init+malloc+free",    1004)                               \
+    X("Os", "leancache", "size:core",               3366)
 /* clang-format on */
 
 /*
@@ -176,7 +186,7 @@
     X("O2", "default",         "static-cycles:free",       138)                         \
     X("O2", "default",         "static:realloc",           354)                         \
     X("O2", "default",         "static:memalign",          182)                         \
-    X("O2", "default",         "static:create",             72)                         \
+    X("O2", "default",         "static:create",             52)                         \
     X("O2", "default",         "static:add_pool",           57)                         \
     X("Os", "default",         "static:malloc",            136)                         \
     X("Os", "default",         "static-cycles:malloc",     243)                         \
@@ -184,7 +194,7 @@
     X("Os", "default",         "static-cycles:free",       256)                         \
     X("Os", "default",         "static:realloc",           481)                         \
     X("Os", "default",         "static:memalign",          237)                         \
-    X("Os", "default",         "static:create",             72)                         \
+    X("Os", "default",         "static:create",             51)                         \
     X("Os", "default",         "static:add_pool",           63)                         \
     X("O2", "smallest",        "static:malloc",             88)                         \
     X("O2", "smallest",        "static-cycles:malloc",     127)                         \
@@ -192,7 +202,7 @@
     X("O2", "smallest",        "static-cycles:free",       121)                         \
     X("O2", "smallest",        "static:realloc",           328)                         \
     X("O2", "smallest",        "static:memalign",          173)                         \
-    X("O2", "smallest",        "static:create",             33)                         \
+    X("O2", "smallest",        "static:create",             28)                         \
     X("O2", "smallest",        "static:add_pool",           57)                         \
     X("Os", "smallest",        "static:malloc",            126)                         \
     X("Os", "smallest",        "static-cycles:malloc",     228)                         \
@@ -200,7 +210,7 @@
     X("Os", "smallest",        "static-cycles:free",       197)                         \
     X("Os", "smallest",        "static:realloc",           424)                         \
     X("Os", "smallest",        "static:memalign",          230)                         \
-    X("Os", "smallest",        "static:create",             33)                         \
+    X("Os", "smallest",        "static:create",             27)                         \
     X("Os", "smallest",        "static:add_pool",           63)                         \
     X("O2", "size",            "static:malloc",             88)                         \
     X("O2", "size",            "static-cycles:malloc",     124)                         \
@@ -208,7 +218,7 @@
     X("O2", "size",            "static-cycles:free",       124)                         \
     X("O2", "size",            "static:realloc",           327)                         \
     X("O2", "size",            "static:memalign",          174)                         \
-    X("O2", "size",            "static:create",             33)                         \
+    X("O2", "size",            "static:create",             28)                         \
     X("O2", "size",            "static:add_pool",           57)                         \
     X("Os", "size",            "static:malloc",            118)                         \
     X("Os", "size",            "static-cycles:malloc",     210)                         \
@@ -216,7 +226,7 @@
     X("Os", "size",            "static-cycles:free",       166)                         \
     X("Os", "size",            "static:realloc",           398)                         \
     X("Os", "size",            "static:memalign",          221)                         \
-    X("Os", "size",            "static:create",             33)                         \
+    X("Os", "size",            "static:create",             27)                         \
     X("Os", "size",            "static:add_pool",           60)                         \
     X("O2", "checks0",         "static:malloc",             98)                         \
     X("O2", "checks0",         "static-cycles:malloc",     137)                         \
@@ -224,7 +234,7 @@
     X("O2", "checks0",         "static-cycles:free",       127)                         \
     X("O2", "checks0",         "static:realloc",           343)                         \
     X("O2", "checks0",         "static:memalign",          182)                         \
-    X("O2", "checks0",         "static:create",             72)                         \
+    X("O2", "checks0",         "static:create",             52)                         \
     X("O2", "checks0",         "static:add_pool",           57)                         \
     X("Os", "checks0",         "static:malloc",            134)                         \
     X("Os", "checks0",         "static-cycles:malloc",     241)                         \
@@ -232,31 +242,31 @@
     X("Os", "checks0",         "static-cycles:free",       204)                         \
     X("Os", "checks0",         "static:realloc",           435)                         \
     X("Os", "checks0",         "static:memalign",          237)                         \
-    X("Os", "checks0",         "static:create",             72)                         \
+    X("Os", "checks0",         "static:create",             51)                         \
     X("Os", "checks0",         "static:add_pool",           63)                         \
-    X("O2", "checks2",         "static:malloc",            176)                         \
-    X("O2", "checks2",         "static-cycles:malloc",     252)                         \
-    X("O2", "checks2",         "static:free",              263)                         \
-    X("O2", "checks2",         "static-cycles:free",       372)                         \
-    X("O2", "checks2",         "static:realloc",           719)                         \
-    X("O2", "checks2",         "static:memalign",          281)                         \
-    X("O2", "checks2",         "static:create",             113)                         \
+    X("O2", "checks2",         "static:malloc",            186)                         \
+    X("O2", "checks2",         "static-cycles:malloc",     276)                         \
+    X("O2", "checks2",         "static:free",              296)                         \
+    X("O2", "checks2",         "static-cycles:free",       420)                         \
+    X("O2", "checks2",         "static:realloc",           781)                         \
+    X("O2", "checks2",         "static:memalign",          292)                         \
+    X("O2", "checks2",         "static:create",              94)                         \
     X("O2", "checks2",         "static:add_pool",           97)                         \
-    X("Os", "checks2",         "static:malloc",            325)                         \
-    X("Os", "checks2",         "static-cycles:malloc",     576)                         \
-    X("Os", "checks2",         "static:free",              516)                         \
-    X("Os", "checks2",         "static-cycles:free",       877)                         \
-    X("Os", "checks2",         "static:realloc",           1307)                         \
-    X("Os", "checks2",         "static:memalign",          435)                         \
-    X("Os", "checks2",         "static:create",             112)                         \
-    X("Os", "checks2",         "static:add_pool",           96)                         \
+    X("Os", "checks2",         "static:malloc",            337)                         \
+    X("Os", "checks2",         "static-cycles:malloc",     596)                         \
+    X("Os", "checks2",         "static:free",              540)                         \
+    X("Os", "checks2",         "static-cycles:free",       917)                         \
+    X("Os", "checks2",         "static:realloc",           1355)                         \
+    X("Os", "checks2",         "static:memalign",          447)                         \
+    X("Os", "checks2",         "static:create",             107)                         \
+    X("Os", "checks2",         "static:add_pool",           98)                         \
     X("O2", "cache",           "static:malloc",           3329)                         \
     X("O2", "cache",           "static-cycles:malloc",    5014)                         \
     X("O2", "cache",           "static:free",              107)                         \
     X("O2", "cache",           "static-cycles:free",       151)                         \
     X("O2", "cache",           "static:realloc",          3585)                         \
     X("O2", "cache",           "static:memalign",         3411)                         \
-    X("O2", "cache",           "static:create",            180)                         \
+    X("O2", "cache",           "static:create",            123)                         \
     X("O2", "cache",           "static:add_pool",           57)                         \
     X("Os", "cache",           "static:malloc",           4231)                         \
     X("Os", "cache",           "static-cycles:malloc",    7384)                         \
@@ -264,7 +274,7 @@
     X("Os", "cache",           "static-cycles:free",       241)                         \
     X("Os", "cache",           "static:realloc",          4562)                         \
     X("Os", "cache",           "static:memalign",         4322)                         \
-    X("Os", "cache",           "static:create",            179)                         \
+    X("Os", "cache",           "static:create",            121)                         \
     X("Os", "cache",           "static:add_pool",           63)                         \
     X("O2", "leancache",       "static:malloc",           3255)                         \
     X("O2", "leancache",       "static-cycles:malloc",    4937)                         \
@@ -272,7 +282,7 @@
     X("O2", "leancache",       "static-cycles:free",       130)                         \
     X("O2", "leancache",       "static:realloc",          3499)                         \
     X("O2", "leancache",       "static:memalign",         3338)                         \
-    X("O2", "leancache",       "static:create",            165)                         \
+    X("O2", "leancache",       "static:create",            115)                         \
     X("O2", "leancache",       "static:add_pool",           58)                         \
     X("Os", "leancache",       "static:malloc",           4157)                         \
     X("Os", "leancache",       "static-cycles:malloc",    7302)                         \
@@ -280,7 +290,7 @@
     X("Os", "leancache",       "static-cycles:free",       211)                         \
     X("Os", "leancache",       "static:realloc",          4452)                         \
     X("Os", "leancache",       "static:memalign",         4251)                         \
-    X("Os", "leancache",       "static:create",            164)                         \
+    X("Os", "leancache",       "static:create",            113)                         \
     X("Os", "leancache",       "static:add_pool",           63)                         \
     X("O2", "chess-tlsf",      "static:new",               118)                         \
     X("O2", "chess-tlsf",      "static-cycles:new",        184)                         \
