@@ -21,7 +21,7 @@ import sys
 
 # The layers, bottom first (core/src/tlsf_internal.h).
 ORDER = ["tlsf_report", "tlsf_core", "tlsf_slab", "tlsf_cache", "tlsf_alloc",
-         "tlsf_control", "tlsf_pool", "tlsf_inspect"]
+         "tlsf_configure", "tlsf_pool", "tlsf_inspect"]
 
 
 def read_symbols(nm, library):

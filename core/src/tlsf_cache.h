@@ -48,7 +48,7 @@
  * drained block is the caller's (cache_drain_with). The door, from above: tlsf_alloc.c
  * calls cache_take at the top of malloc, cache_span, cache_takes and cache_put in free, the
  * stale notes (cache_stale_after_miss, cache_stale_after_refusal), and instantiates the
- * drain (tlsfi_cache_drain) for a request the lists cannot serve; tlsf_control.c sets the
+ * drain (tlsfi_cache_drain) for a request the lists cannot serve; tlsf_configure.c sets the
  * budget and flushes; none of them knows this layout.
  */
 #ifndef TLSF_CACHE_H

@@ -14,7 +14,7 @@
  *   tlsf_cache.c     the front cache (policy): marks and checks; its drain is an inline
  *                    loop (tlsf_cache.h) that the front end instantiates with its merge
  *   tlsf_alloc.c     the front end: the public malloc, free, realloc, memalign, the drain
- *   tlsf_control.c   switches of the cache and slabs
+ *   tlsf_configure.c the run-time switches of the cache and slabs
  *   tlsf_pool.c      heaps and pools
  *   tlsf_inspect.c   sizes, statistics, walk and checks
  */
@@ -91,7 +91,7 @@ TLSF_NO_ASAN int tlsfi_cache_drain(tlsf_t heap);
 #define tlsfi_insert TLSF_INTERNAL(tlsfi_insert)
 TLSF_NO_ASAN void tlsfi_insert(tlsf_t heap, block_t *block, size_t span);
 
-/* ---- tlsf_control.c ---- */
+/* ---- tlsf_configure.c ---- */
 
 /* Give back everything the cache and the slabs hold unused: the cache drained, the empty
  * slabs released (tlsf_cache_flush, and before a pool is removed, a heap destroyed or the

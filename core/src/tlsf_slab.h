@@ -58,7 +58,7 @@
  * malloc's cache miss, slab_object and slab_free where free's cache refuses a block,
  * slab_object in realloc and tlsf_usable_size, and slab_release_empty where a request the
  * lists cannot serve drains the cache; the cache's drain gives cached objects to slab_put;
- * tlsf_control.c switches slabs on and off; tlsf_inspect.c calls the walk and the checks.
+ * tlsf_configure.c switches slabs on and off; tlsf_inspect.c calls the walk and the checks.
  */
 #ifndef TLSF_SLAB_H
 #define TLSF_SLAB_H

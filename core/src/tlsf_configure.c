@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tlsf_control.c - the run-time switches of the policies: the cache's budget and flush,
+ * tlsf_configure.c - the run-time switches of the policies: the cache's budget and flush,
  * the slabs on or off. None of them is on a real-time path; each is bounded by the drain
  * (the front end's, tlsfi_cache_drain).
  */
