@@ -123,8 +123,8 @@
     X("O2", "checks2",   "memalign",                 266)                               \
     X("O2", "checks2",   "realloc-nocopy",           694)                               \
     X("O2", "checks2",   "init",                     181)                               \
-    X("O2", "checks2",   "size:init+malloc+free",   2724)                               \
-    X("O2", "checks2",   "size:core",               6838)                               \
+    X("O2", "checks2",   "size:init+malloc+free",   2720)                               \
+    X("O2", "checks2",   "size:core",               6834)                               \
     X("Os", "checks2",   "malloc",                   251)                               \
     X("Os", "checks2",   "free",                     389)                               \
     X("Os", "checks2",   "memalign",                 361)                               \

@@ -108,8 +108,9 @@ typedef char tlsf_check_create_words[(CREATE_WORDS * sizeof(size_t) <=
  * whose zero result the loop then stores. */
 TLSF_SHARED_HELPER TLSF_NO_ASAN tlsf_t tlsf_create(void *mem) {
     tlsf_t heap = (tlsf_t)mem;
-    size_t *word = (size_t *)mem + CREATE_WORDS;
+    size_t *word;
     if (mem == NULL || ((uintptr_t)mem << (TLSF_PTR_BITS - TLSF_ALIGN_LOG2)) != 0) return NULL;
+    word = (size_t *)mem + CREATE_WORDS; /* (not before the test: no offset from NULL) */
     /* Bitmaps, statistics and handler only: a list head's words are used only while its
      * bitmap bit is set, so the heads need no initialisation. A plain loop of a fixed
      * count rather than memset keeps the C library's memset out of small images. */
