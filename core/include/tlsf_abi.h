@@ -154,7 +154,7 @@
     TLSF_CONTROL_BYTES_AT_(TLSF_ROWS_FOR_SPAN_(TLSF_POOL_SPAN_(pool_bytes)) << TLSF_SL_INDEX_LOG2)
 #define TLSF_COMPACT_MIN_BYTES                                                                     \
     (TLSF_CONTROL_BYTES_FOR(TLSF_POOL_OVERHEAD_BYTES + TLSF_MIN_SPAN_BYTES) +                      \
-     TLSF_POOL_OVERHEAD_BYTES + TLSF_MIN_SPAN_BYTES)
+     TLSF_ROUND_UP_(TLSF_POOL_OVERHEAD_BYTES + TLSF_MIN_SPAN_BYTES, TLSF_ALIGN_BYTES_))
 
 /* The cache's budget as it enters the tag: 0 when the cache is off, followed by an `s` with
  * TLSF_CACHE 2 (the control structure has two words more), and by an `l` with

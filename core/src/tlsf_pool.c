@@ -179,13 +179,19 @@ static TLSF_NO_ASAN size_t rows_pool_bytes(unsigned rows) {
  * is where they cross: every row count is tried (ROW_COUNT steps at most, each O(1)).
  * 0 when not even one smallest block fits.
  */
+/* The smallest pool of a compact heap: one smallest block, its size rounded up to the
+ * alignment as every compact pool's is (the pool overhead is no multiple of it where the
+ * sentinel records its heap, TLSF_CACHE_MARKS 0). */
+#define COMPACT_POOL_MIN ((POOL_OVERHEAD + MIN_SPAN + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1))
 static TLSF_NO_ASAN size_t compact_pool_bytes(size_t bytes) {
     size_t best = 0;
     unsigned rows;
     for (rows = 1; rows <= ROW_COUNT; ++rows) {
         size_t control = control_bytes_for((size_t)rows << TLSF_SL_INDEX_LOG2);
-        size_t pool, cap = rows_pool_bytes(rows);
-        if (bytes < control + POOL_OVERHEAD + MIN_SPAN) break; /* and with more rows */
+        /* (Rounded up: the largest aligned pool whose block still fits the rows; see
+         * COMPACT_POOL_MIN.) */
+        size_t pool, cap = (rows_pool_bytes(rows) + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1);
+        if (bytes < control + COMPACT_POOL_MIN) break; /* and with more rows */
         pool = (bytes - control) & ~(TLSF_ALIGN - 1);
         if (pool > cap) pool = cap;
         if (pool > best) best = pool;

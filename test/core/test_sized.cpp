@@ -132,10 +132,13 @@ TEST(SizedHeap, CompactPoolIsTheLargestThatFitsWithItsControlStructure) {
         // One alignment unit more does not.
         ASSERT_GT(pool + Align() + tlsf_size_for(pool + Align()), bytes) << bytes;
     }
-    EXPECT_EQ(tlsf_compact_pool_bytes(TLSF_COMPACT_MIN_BYTES), MinPoolBytes());
+    // The smallest pool: one smallest block, rounded up to the alignment as every compact
+    // pool (the pool overhead is no multiple of it where the sentinel records its heap).
+    const std::size_t min_pool = (MinPoolBytes() + Align() - 1) / Align() * Align();
+    EXPECT_EQ(tlsf_compact_pool_bytes(TLSF_COMPACT_MIN_BYTES), min_pool);
     EXPECT_EQ(tlsf_compact_pool_bytes(TLSF_COMPACT_MIN_BYTES - 1), 0u);
     EXPECT_EQ(tlsf_compact_pool_bytes(0), 0u);
-    EXPECT_EQ(std::size_t(TLSF_COMPACT_MIN_BYTES), tlsf_size_for(0) + MinPoolBytes());
+    EXPECT_EQ(std::size_t(TLSF_COMPACT_MIN_BYTES), tlsf_size_for(0) + min_pool);
     // Beyond the largest block: the full control structure and the largest pool.
     const std::size_t huge = tlsf_compact_pool_bytes(SIZE_MAX);
     EXPECT_EQ(tlsf_size_for(huge), tlsf_size());
