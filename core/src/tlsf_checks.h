@@ -113,9 +113,9 @@ static inline TLSF_NO_ASAN int heap_holds(tlsf_t heap, const void *address) {
 
 #if TLSF_CHECKS >= 2
 /*
- * Could `node`, read from a link of a free block, be a node of this heap's free lists: a
- * block inside the pools, or exactly the head node of one of the heap's classes (a sized
- * heap holds fewer: tlsf_control.h)? Tested before the node is read. The head test is one
+ * Is `node`, read from a link of a free block, exactly the head node of one of the heap's
+ * classes (a sized heap holds fewer: tlsf_control.h)? Tested before the node is read. The
+ * test is one
  * comparison: the node's offset from the first head, rotated right by log2(HEAD_BYTES), is
  * its class when the offset is a multiple of HEAD_BYTES, and has a top bit set otherwise,
  * above any class count; an address below the first head wraps around to a huge offset.
@@ -123,37 +123,33 @@ static inline TLSF_NO_ASAN int heap_holds(tlsf_t heap, const void *address) {
 static inline TLSF_NO_ASAN int list_node_head(tlsf_t heap, block_t *node) {
     return class_of_head_offset((uintptr_t)node - heap->first_head) < heap->class_count;
 }
-static inline TLSF_NO_ASAN int list_node_plausible(tlsf_t heap, block_t *node) {
-    /* A block start in the pools: its user pointer aligned (so that its words may be read). */
-    return (heap_holds(heap, node) && (((uintptr_t)node + HEADER_SIZE) & (TLSF_ALIGN - 1)) == 0) ||
-           list_node_head(heap, node);
-}
 #endif
 
 #if TLSF_CHECKS >= 2
-/* Is the plausible list node `node` a list head, or a free block whose header this heap
- * sealed? Free memory keeps the links of the blocks it once held, so a node that merely
- * points back could be such a leftover, which a damaged link leads to; a free block's
- * sealed header is what no leftover inside a free block has (a merged block's header keeps
- * the seal of its word in use, block_header_absorbed). A head is told by the exact test
- * (list_node_head), first: the pools' range may take in the control structure (between two
- * pools) and a compact heap's pool lies within the size of a full one, and a head's words
- * are never to be read as a header (they may never have been written). */
+/* Is `node`, read from a link of a free block, a live node of this heap's free lists, so
+ * that its links may be read and trusted: exactly a list head (told first: the pools' range
+ * may take in the control structure, between two pools, and a compact heap's pool lies
+ * within the size of a full one; a head's words are never read as a header), or an aligned
+ * block start in the pools whose header this heap sealed as free? Free memory keeps the
+ * links of the blocks it once held, so a node that merely points back could be such a
+ * leftover, which a damaged link leads to; a sealed free header is what no leftover inside
+ * a free block has (a merged block's header keeps the seal of its word in use,
+ * block_header_absorbed). */
 static inline TLSF_NO_ASAN int list_node_live(tlsf_t heap, block_t *node) {
-    return list_node_head(heap, node) ||
-           ((*slot_size(node) & BLOCK_FREE) && block_header_intact(heap, node));
+    if (list_node_head(heap, node)) return 1;
+    return heap_holds(heap, node) && (((uintptr_t)node + HEADER_SIZE) & (TLSF_ALIGN - 1)) == 0 &&
+           (*slot_size(node) & BLOCK_FREE) && block_header_intact(heap, node);
 }
 #endif
 
-/* Are the list links of the free block `block` intact (TLSF_CHECKS 2): both neighbours
- * plausible nodes that point back at it, each a list head or a sealed free block? A block is
- * unlinked only after this. */
+/* Are the list links of the free block `block` intact (TLSF_CHECKS 2): both neighbours live
+ * nodes (a list head or a sealed free block) that point back at it? A block is unlinked only
+ * after this. */
 static inline TLSF_NO_ASAN int free_links_sound(tlsf_t heap, block_t *block) {
 #if TLSF_CHECKS >= 2
     block_t *next = *slot_next_free(block), *prev = *slot_prev_free(block);
-    return list_node_plausible(heap, next) && list_node_plausible(heap, prev) &&
-           *slot_prev_free(next) == block && *slot_next_free(prev) == block &&
-           list_node_live(heap, next) && list_node_live(heap, prev);
+    return list_node_live(heap, next) && list_node_live(heap, prev) &&
+           *slot_prev_free(next) == block && *slot_next_free(prev) == block;
 #else
     (void)heap;
     (void)block;

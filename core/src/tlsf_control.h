@@ -23,7 +23,7 @@
  * its pool's first one (merges stop at the pool's end sentinel), which tlsf_add_pool keeps
  * within the heap's rows by its range test against pool_span_room. That one field tells the
  * rows (heap_rows: its bit length); with sealed headers the class count and the first
- * head's address sit beside it for the head test of list_node_plausible (tlsf_checks.h).
+ * head's address sit beside it for the head test of list_node_head (tlsf_checks.h).
  */
 #ifndef TLSF_CONTROL_H
 #define TLSF_CONTROL_H
@@ -132,7 +132,7 @@ struct tlsf_heap {
     size_t pool_span_room;
 #if TLSF_CHECKS >= 2
     /* The address of class 0's head node and the classes whose heads the heap holds, side
-     * by side for the head test of list_node_plausible (one LDRD on Arm). */
+     * by side for the head test of list_node_head (one LDRD on Arm). */
     uintptr_t first_head;
     size_t class_count;
 #endif
