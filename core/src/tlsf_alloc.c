@@ -342,7 +342,7 @@ static inline TLSF_NO_ASAN int slab_check(tlsf_t heap, const void *ptr, size_t w
 /* free's slab path, for an object the cache did not take; out of line for the same reason
  * as the list path. */
 static TLSF_LIST_PATH TLSF_NO_ASAN void free_slab_object(tlsf_t heap, void *ptr, size_t word) {
-    if (slab_check(heap, ptr, word)) slab_free(heap, ptr, word);
+    if (free_check_word(heap, ptr, word) && slab_check(heap, ptr, word)) slab_free(heap, ptr, word);
 }
 #endif
 
@@ -352,6 +352,7 @@ TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
     word = *slot_size(block_from_ptr(ptr));
     span = cache_span(word);
     if (cache_takes(heap, word, span, &left)) {
+        if (!free_check_push(heap, ptr, word)) return;
         /* The tools first (a fill must not cover the link), the statistics last (fewer
          * registers live across the push). */
         memory_given_back(ptr, block_usable(word));
