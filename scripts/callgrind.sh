@@ -9,7 +9,8 @@
 # (1,000-block live set, 100,000 replacements); bench/host/callgrind_report.py divides
 # the inclusive instruction count of each entry point by the calls it received. TLSF is
 # counted twice: as configured (statistics and free-time checks on, the defaults) and
-# built again in BUILD_DIR-lean with -DTLSF_STATS=0 -DTLSF_CHECKS=0.
+# built again in BUILD_DIR-lean with -DTLSF_STATS=0 -DTLSF_CHECKS=0. page-study is the design
+# study of bench/study/page_heap.h (small blocks without headers, in pages), not the library.
 # Then cachegrind (simulated caches and branch predictor) counts, for every allocator, the
 # D1 cache misses and mispredicted branches per replacement (one free and one malloc): the
 # difference between a run of 100,000 replacements and a run of none, divided by 100,000,
@@ -55,7 +56,7 @@ run() { # name program allocator
     echo "callgrind: $1 failed, see $results/callgrind.$1.log" >&2
   fi
 }
-for allocator in libc tlsf jemalloc mimalloc tcmalloc; do
+for allocator in libc tlsf jemalloc mimalloc tcmalloc page-study; do
   run "$allocator" "$program" "$allocator"
 done
 run tlsf-lean "$lean/bench/host/tlsf_callgrind_workload" tlsf
@@ -78,7 +79,7 @@ echo
 echo "workload 2 under cachegrind: per replacement (free + malloc), the difference of 100,000 and 0"
 {
   echo "allocator,d1_misses_per_pair,mispredicts_per_pair"
-  for allocator in libc tlsf jemalloc mimalloc tcmalloc; do
+  for allocator in libc tlsf jemalloc mimalloc tcmalloc page-study; do
     with=$(cachegrind_totals "$program" "$allocator" "$ops")
     without=$(cachegrind_totals "$program" "$allocator" 0)
     [[ -n $with && -n $without ]] || continue

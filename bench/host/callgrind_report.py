@@ -5,7 +5,8 @@
     callgrind_report.py OUT_CSV NAME=FILE [NAME=FILE ...]
 
 Each FILE is the callgrind.out of one run of tlsf_callgrind_workload for allocator NAME
-(libc, tlsf, tlsf-lean, jemalloc, mimalloc, tcmalloc). The raw file is read directly, not
+(libc, tlsf, tlsf-lean, jemalloc, mimalloc, tcmalloc, and page-study: the design study of
+bench/study/page_heap.h). The raw file is read directly, not
 through callgrind_annotate, because two things are needed per function that the
 annotated listing does not give together: the inclusive instruction count (the entry
 point plus everything it calls) and the exact number of calls it received. Dividing one
@@ -25,6 +26,7 @@ from collections import defaultdict
 ENTRY_POINTS = {
     "libc": (r"/libc\.so", {"malloc"}, {"free"}),
     "tlsf": (r"tlsf_callgrind_workload$", {r"re:^tlsf_malloc_"}, {r"re:^tlsf_free_"}),
+    "page-study": (r"tlsf_callgrind_workload$", {"page_heap_malloc"}, {"page_heap_free"}),
     "jemalloc": (r"libjemalloc", {"malloc", "je_malloc"}, {"free", "je_free"}),
     "mimalloc": (r"libmimalloc", {"mi_malloc", "malloc"}, {"mi_free", "free"}),
     "tcmalloc": (r"libtcmalloc|^\?\?\?$", {"tc_malloc", "malloc"}, {"tc_free", "free"}),
@@ -111,7 +113,7 @@ def main():
     for arg in sys.argv[2:]:
         name, path = arg.split("=", 1)
         inclusive, calls = parse(path)
-        base = name.split("-")[0]  # tlsf-lean uses tlsf's entry points
+        base = name if name in ENTRY_POINTS else name.split("-")[0]  # tlsf-lean: tlsf's
         pattern, mallocs, frees = ENTRY_POINTS[base]
         m_ir, m_calls = per_call(inclusive, calls, pattern, mallocs)
         f_ir, f_calls = per_call(inclusive, calls, pattern, frees)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // callgrind_workload.cpp - workload 2 for one allocator, to be counted by callgrind.
 //
-//   tlsf_callgrind_workload <libc|tlsf|jemalloc|mimalloc|tcmalloc> [ops]
+//   tlsf_callgrind_workload <libc|tlsf|jemalloc|mimalloc|tcmalloc|page-study> [ops]
 //
 // Fills the 1,000-slot live set, replays `ops` replacements (default 200,000) and frees
 // everything, then prints how many times it called the allocator's malloc and free.
@@ -38,7 +38,8 @@ void run(Heap &heap, const bench::random_workload &w) {
 
 int main(int argc, char **argv) {
     if (argc < 2 || argc > 3) {
-        std::fprintf(stderr, "usage: %s <libc|tlsf|jemalloc|mimalloc|tcmalloc> [ops]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s <libc|tlsf|jemalloc|mimalloc|tcmalloc|page-study> [ops]\n",
+                     argv[0]);
         return 2;
     }
     const std::string which = argv[1];

@@ -4,9 +4,15 @@
 
 #include <dlfcn.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
+
+#if TLSF_BENCH_HAVE_PAGE_STUDY
+#include "page_heap.h"
+#endif
 
 namespace bench {
 namespace {
@@ -53,6 +59,24 @@ bool is_libc(const std::string &path) {
     return path.find("libc.so") != std::string::npos;
 }
 
+#if TLSF_BENCH_HAVE_PAGE_STUDY
+// The design study of bench/study/page_heap.h, as a peer: one heap over 256 MiB (every
+// suite frees what it allocates, as on the TLSF heaps of the suites), made by load_peers.
+page_heap *study_heap = nullptr;
+void *study_allocate(std::size_t bytes) {
+    return page_heap_malloc(study_heap, bytes);
+}
+void study_deallocate(void *ptr) {
+    page_heap_free(study_heap, ptr);
+}
+bool make_study_heap() {
+    constexpr std::size_t kBytes = std::size_t{256} << 20;
+    static std::vector<std::max_align_t> memory(kBytes / sizeof(std::max_align_t));
+    if (study_heap == nullptr) study_heap = page_heap_create(memory.data(), kBytes);
+    return study_heap != nullptr;
+}
+#endif
+
 } // namespace
 
 peer_set load_peers(const char *only) {
@@ -93,6 +117,16 @@ peer_set load_peers(const char *only) {
         api.handle = handle;
         peers.loaded.push_back(api);
     }
+
+#if TLSF_BENCH_HAVE_PAGE_STUDY
+    // The design study only when named, or with TLSF_BENCH_STUDY set (it is no peer a
+    // program could choose, and scripts/bench.sh's tables are of those).
+    const bool study = only != nullptr ? std::strcmp(only, "page-study") == 0
+                                       : std::getenv("TLSF_BENCH_STUDY") != nullptr;
+    if (study && make_study_heap())
+        peers.loaded.push_back(
+            {"page-study", "bench/study/page_heap.c", study_allocate, study_deallocate, nullptr});
+#endif
 
     const std::string owner = global_malloc_owner();
     if (!is_libc(owner)) {
