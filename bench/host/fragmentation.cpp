@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "fragmentation_loop.hpp"
+#include "page_heap.h"
 #include "raw_heaps.hpp"
 #include "rng.hpp"
 
@@ -113,6 +114,41 @@ class mimalloc_arena {
     free_fn free_ = nullptr;
 };
 
+// The design study of bench/study/page_heap.h over a region of the given size; its size
+// counts the descriptor table and state it keeps outside the region, as TLSF's counts the
+// control structure. Only with TLSF_BENCH_STUDY set.
+class page_study_heap {
+  public:
+    // The region starts at a multiple of the page size (16 KiB), so that how many pages fit
+    // does not depend on where the C library placed the buffer.
+    explicit page_study_heap(std::size_t bytes)
+        : memory_((bytes + kPageBytes) / sizeof(std::max_align_t)), bytes_(bytes) {
+        reset();
+    }
+    ~page_study_heap() { page_heap_destroy(heap_); }
+    page_study_heap(const page_study_heap &) = delete;
+    page_study_heap &operator=(const page_study_heap &) = delete;
+
+    const char *name() const { return "page-study"; }
+    void *allocate(std::size_t bytes) { return page_heap_malloc(heap_, bytes); }
+    void deallocate(void *ptr) { page_heap_free(heap_, ptr); }
+    void reset() {
+        page_heap_destroy(heap_);
+        const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(memory_.data());
+        const std::uintptr_t aligned = (start + kPageBytes - 1) & ~std::uintptr_t{kPageBytes - 1};
+        heap_ = page_heap_create(
+            reinterpret_cast<unsigned char *>(memory_.data()) + (aligned - start), bytes_);
+        if (heap_ == nullptr) std::abort();
+    }
+    std::size_t bytes() const { return bytes_ + page_heap_overhead_bytes(heap_); }
+
+  private:
+    static constexpr std::size_t kPageBytes = 16384;
+    std::vector<std::max_align_t> memory_;
+    std::size_t bytes_;
+    page_heap *heap_ = nullptr;
+};
+
 struct row {
     std::string pattern;
     std::string allocator;
@@ -191,6 +227,14 @@ int main(int argc, char **argv) {
         bench::tlsf_c_heap slabs(std::size_t{1} << 20, 4096);
         rows.push_back(measure(slabs, "fill", 0));
         rows.push_back(measure(slabs, "mixed", 3));
+    }
+
+    if (std::getenv("TLSF_BENCH_STUDY") != nullptr) { // the design study, same region size
+        page_study_heap pages(std::size_t{1} << 20);
+        rows.push_back(measure(pages, "fill", 0));
+        rows.push_back(measure(pages, "mixed", 3));
+        page_study_heap large_pages(std::size_t{32} << 20);
+        rows.push_back(measure(large_pages, "mixed", 3));
     }
 
     std::vector<std::string> notes = {

@@ -112,6 +112,10 @@ size_t page_heap_refusals(const page_heap *heap) {
     return heap->refusals;
 }
 
+size_t page_heap_overhead_bytes(const page_heap *heap) {
+    return sizeof(page_heap) + ((heap->span_bytes >> PAGE_LOG2) + 1) * sizeof(page);
+}
+
 /* The class list: O(1) push, pop and unlink. */
 static void list_push(page_heap *heap, page *pg) {
     page *head = heap->current[pg->cls];

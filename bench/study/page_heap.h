@@ -51,8 +51,12 @@ void page_heap_destroy(page_heap *heap);
 void *page_heap_malloc(page_heap *heap, size_t bytes);
 void page_heap_free(page_heap *heap, void *ptr);
 
-/* The misuse the heap refused so far (bad pointers and double frees). */
+/* The misuse the heap refused so far (bad pointers, double frees, damaged guard words). */
 size_t page_heap_refusals(const page_heap *heap);
+
+/* The bytes the heap keeps outside the memory it was given: its state and the descriptor
+ * table (what a fixed heap's size must include, as a TLSF heap's control structure). */
+size_t page_heap_overhead_bytes(const page_heap *heap);
 
 #ifdef __cplusplus
 }
