@@ -137,14 +137,7 @@ static inline TLSF_NO_ASAN int free_check_pointer(tlsf_t heap, const void *ptr) 
 }
 
 static inline TLSF_NO_ASAN int free_check_push(tlsf_t heap, const void *ptr, size_t word) {
-#if TLSF_CACHE
     return misuse_reported(heap, neighbour_misuse(heap, block_from_ptr(ptr), word), ptr);
-#else
-    (void)heap;
-    (void)ptr;
-    (void)word;
-    return 1;
-#endif
 }
 
 static inline TLSF_NO_ASAN int free_check_word(tlsf_t heap, const void *ptr, size_t word) {
