@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The process default heap in its hosted configuration (no memory configured: it grows
-// from the OS, locked with std::mutex), and its thread safety.
+// from the OS, locked with tlsf::exchange_lock, the hosted default), and its thread
+// safety. Built a second time with TLSF_DEFAULT_HEAP_LOCK=TLSF_LOCK_STD_MUTEX
+// (tlsf_cpp_default_heap_std_mutex_test).
 #include <tlsf/allocator.hpp>
 #include <tlsf/containers.hpp>
 #include <tlsf/default_heap.hpp>
@@ -21,7 +23,8 @@
 namespace {
 
 static_assert(TLSF_DEFAULT_HEAP_GROW == 1, "this executable tests the growing default heap");
-static_assert(TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX);
+static_assert(TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_EXCHANGE ||
+              TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX);
 
 // Used during static initialisation, before main and before any test: the default heap is
 // built on first use, whichever translation unit asks first.
@@ -197,10 +200,10 @@ TEST(DefaultHeapThreads, MapsOnSeveralThreads) {
 
 } // namespace
 
-// The default heap's std::mutex is skipped only while the process has a single thread
-// (the C library's flag, tlsf::detail::process_single_threaded). Once a thread has been
-// started the flag is down for good and the lock is taken: another thread cannot take
-// the mutex while this one holds the heap's lock, and can again once it is released.
+// The default heap's lock is skipped only while the process has a single thread (the C
+// library's flag, tlsf::detail::process_single_threaded). Once a thread has been started
+// the flag is down for good and the lock is taken: another thread cannot take it while
+// this one holds the heap's lock, and can again once it is released.
 // (Whether the flag was up before cannot be asserted here: other tests start threads.)
 TEST(DefaultHeapThreads, TheMutexIsTakenOnceAThreadExists) {
     std::thread([] {}).join();
@@ -210,7 +213,7 @@ TEST(DefaultHeapThreads, TheMutexIsTakenOnceAThreadExists) {
     tlsf::detail::default_heap_mutex &lock =
         tlsf::detail::default_heap_storage_instance.state.mutex;
     lock.lock();
-    EXPECT_TRUE(lock.held);
+    EXPECT_TRUE(lock.held());
     bool taken_by_other = true;
     std::thread([&] {
         taken_by_other = lock.mutex.try_lock();
@@ -218,7 +221,7 @@ TEST(DefaultHeapThreads, TheMutexIsTakenOnceAThreadExists) {
     }).join();
     EXPECT_FALSE(taken_by_other);
     lock.unlock();
-    EXPECT_FALSE(lock.held);
+    EXPECT_FALSE(lock.held());
     std::thread([&] {
         taken_by_other = lock.mutex.try_lock();
         if (taken_by_other) lock.mutex.unlock();

@@ -53,7 +53,14 @@
 //
 // How the default heap is locked (TLSF_DEFAULT_HEAP_LOCK):
 //
-//   TLSF_LOCK_STD_MUTEX  a std::mutex. The default on a system with an OS.
+//   TLSF_LOCK_EXCHANGE   tlsf::exchange_lock (<tlsf/lock.hpp>): one atomic flag, taken with
+//                        an atomic exchange and given back with a release store, inline;
+//                        contended, it spins, then yields, then sleeps. The default on a
+//                        system with an OS. Not taken while the process has one thread.
+//   TLSF_LOCK_STD_MUTEX  a std::mutex: a call into pthreads each way (136 instructions per
+//                        allocate+deallocate pair against the exchange lock's 8); waiters
+//                        block in the kernel and are woken in turn. Not taken while the
+//                        process has one thread.
 //   TLSF_LOCK_NONE       no lock: bare metal, or a program with one thread. The default
 //                        without an OS.
 //   TLSF_LOCK_USER       the program defines `tlsf::lock_hooks tlsf::default_heap_lock()
@@ -83,8 +90,9 @@
 //      (it defines this macro and links tlsf_malloc_prefixed). tlsf::default_heap() still
 //      exists, as an ordinary locked heap for explicit use.
 //
-// NONE, STD_MUTEX and INTERRUPTS are known at compile time: the global operator new and
-// delete take them inline, without a call through a function pointer.
+// NONE, EXCHANGE, STD_MUTEX and INTERRUPTS are known at compile time: the global operator
+// new and delete, and tlsf::allocator on the default heap, take them inline, without a
+// call through a function pointer.
 //
 // Checks and sanitizers:
 //
@@ -116,6 +124,7 @@
 #define TLSF_LOCK_USER 2
 #define TLSF_LOCK_INTERRUPTS 3
 #define TLSF_LOCK_ADOPTED 4
+#define TLSF_LOCK_EXCHANGE 5
 
 // TLSF_CPP_EXCEPTIONS: 1 when the code is compiled with exceptions. Failures then throw
 // (std::bad_alloc and friends); with 0 they call the failure handler (<tlsf/failure.hpp>).
@@ -232,7 +241,7 @@
 
 #ifndef TLSF_DEFAULT_HEAP_LOCK
 #if TLSF_CPP_HOSTED
-#define TLSF_DEFAULT_HEAP_LOCK TLSF_LOCK_STD_MUTEX
+#define TLSF_DEFAULT_HEAP_LOCK TLSF_LOCK_EXCHANGE
 #else
 #define TLSF_DEFAULT_HEAP_LOCK TLSF_LOCK_NONE
 #endif
@@ -240,9 +249,21 @@
 
 #if TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_NONE && TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_STD_MUTEX &&   \
     TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_USER && TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_INTERRUPTS &&  \
-    TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_ADOPTED
+    TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_ADOPTED && TLSF_DEFAULT_HEAP_LOCK != TLSF_LOCK_EXCHANGE
 #error                                                                                             \
-    "TLSF_DEFAULT_HEAP_LOCK must be TLSF_LOCK_NONE, TLSF_LOCK_STD_MUTEX, TLSF_LOCK_USER or TLSF_LOCK_INTERRUPTS"
+    "TLSF_DEFAULT_HEAP_LOCK must be TLSF_LOCK_NONE, TLSF_LOCK_EXCHANGE, TLSF_LOCK_STD_MUTEX, TLSF_LOCK_USER or TLSF_LOCK_INTERRUPTS"
+#endif
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_EXCHANGE && !TLSF_CPP_HOSTED
+#error "TLSF_LOCK_EXCHANGE yields and sleeps when contended: a system with an OS only"
+#endif
+
+// Internal: the default heap's lock is one of the hosted locks (TLSF_LOCK_EXCHANGE,
+// TLSF_LOCK_STD_MUTEX), an object inside the default heap's constant-initialised state,
+// skipped while the process has a single thread.
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_EXCHANGE || TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
+#define TLSF_DETAIL_HOSTED_LOCK 1
+#else
+#define TLSF_DETAIL_HOSTED_LOCK 0
 #endif
 
 #ifndef TLSF_CPP_DEFAULT_HEAP_PER_THREAD

@@ -10,9 +10,9 @@
 //            (install_default_heap), and - on a system with an OS, when none of the first
 //            two is configured - pools from the OS added as it runs out
 //            (TLSF_DEFAULT_HEAP_GROW), so a program runs out only where libc would.
-//   lock     std::mutex (hosted; not taken while the process has one thread), masked
-//            interrupts (Cortex-M), the program's own functions (RTOS), or none (bare
-//            metal).
+//   lock     tlsf::exchange_lock or std::mutex (hosted; not taken while the process has
+//            one thread), masked interrupts (Cortex-M), the program's own functions
+//            (RTOS), or none (bare metal).
 //
 // Or it adopts a C heap the program already has, with that heap's lock
 // (TLSF_DEFAULT_HEAP_ADOPT: the FreeRTOS port's heap, say), so C and C++ share one heap.
@@ -28,11 +28,11 @@
 // default_heap() is one load and a predictable branch, and the global operator new, which
 // takes the lock inline when it is known at compile time, does not even need that.
 //
-// Bare metal: with any lock but std::mutex, the default heap registers no destructor, so
-// nothing needs atexit or __dso_handle (which -nostartfiles leaves undefined); the heap
-// object is built in static storage on first use. With std::mutex (an OS) the object and
-// its mutex are constant-initialised instead, so the mutex exists before any code runs,
-// and the destructor the compiler registers for them does nothing.
+// Bare metal: with any lock but the hosted ones, the default heap registers no destructor,
+// so nothing needs atexit or __dso_handle (which -nostartfiles leaves undefined); the heap
+// object is built in static storage on first use. With tlsf::exchange_lock or std::mutex
+// (an OS) the object and its lock are constant-initialised instead, so the lock exists
+// before any code runs, and the destructor the compiler registers for them does nothing.
 //
 // Its lock is the one TLSF_DEFAULT_HEAP_LOCK selects: the global operator new and delete
 // take that lock directly, so default_heap().set_lock() must not be used.
@@ -50,6 +50,8 @@
 
 #if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
 #include <mutex>
+#endif
+#if TLSF_DETAIL_HOSTED_LOCK
 #if defined(__has_include)
 #if __has_include(<sys/single_threaded.h>)
 #include <sys/single_threaded.h> // glibc 2.32 and later: __libc_single_threaded
@@ -174,7 +176,7 @@ inline void os_pool_give_back(region memory, void *context) noexcept {
 }
 #endif
 
-#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
+#if TLSF_DETAIL_HOSTED_LOCK
 // Whether the process has a single thread now, as the C library knows it (glibc's
 // __libc_single_threaded, false from the first pthread_create on); false where the
 // library does not say.
@@ -186,32 +188,53 @@ inline bool process_single_threaded() noexcept {
 #endif
 }
 
-// The default heap's std::mutex, not taken while the process has a single thread: no
-// other thread can then be inside the heap, nor start before the call that skipped the
-// lock returns (only this thread could start it). glibc's malloc skips its own atomics the
-// same way. `held` says whether this lock took the mutex (it is written only under the
-// mutex), so the unlock matches the lock even if the C library's flag changes between.
+// The default heap's lock (tlsf::exchange_lock, or std::mutex), not taken while the
+// process has a single thread: no other thread can then be inside the heap, nor start
+// before the call that skipped the lock returns (only this thread could start it). glibc's
+// malloc skips its own atomics the same way. The unlock does not ask the C library's flag
+// again, which may have changed in between. The exchange lock is simply released: one
+// skipped while no other thread existed is free at the unlock (no other thread can have
+// taken it in between), and storing "free" into a free lock changes nothing - one store,
+// no test. std::mutex must not be unlocked unless held, so `held_` says whether it was
+// taken (written only under the mutex).
 struct default_heap_mutex {
-    std::mutex mutex;
-    bool held = false;
+#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_EXCHANGE
+    exchange_lock mutex;
 
+    bool held() const noexcept {
+        return mutex.is_locked();
+    }
+    void lock() noexcept {
+        if (!process_single_threaded()) mutex.lock();
+    }
+    void unlock() noexcept {
+        mutex.unlock();
+    }
+#else
+    std::mutex mutex;
+    bool held_ = false;
+
+    bool held() const noexcept {
+        return held_;
+    }
     void lock() noexcept {
         if (process_single_threaded()) return;
         mutex.lock();
-        held = true;
+        held_ = true;
     }
     void unlock() noexcept {
-        if (!held) return;
-        held = false;
+        if (!held_) return;
+        held_ = false;
         mutex.unlock();
     }
+#endif
 };
 #endif
 
 // The lock the default heap has from the start, where it is known at compile time. The
 // program's own (TLSF_LOCK_USER) and the adopted heap's are run-time values, set when the
 // heap is built.
-#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
+#if TLSF_DETAIL_HOSTED_LOCK
 constexpr lock_hooks constant_default_heap_lock(default_heap_mutex &mutex) noexcept {
     return lock_hooks_for(mutex);
 }
@@ -231,7 +254,7 @@ struct heap_layout {
     static constexpr std::size_t handle_offset = offsetof(heap, handle_);
 };
 
-#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
+#if TLSF_DETAIL_HOSTED_LOCK
 
 // Everything the default heap is made of, constant-initialised: it exists, with its lock
 // and pool source, before any constructor runs, so a static constructor in any
@@ -290,7 +313,7 @@ inline tlsf_t default_heap_handle() noexcept {
     return default_heap_object().native_handle();
 }
 
-#else // not TLSF_LOCK_STD_MUTEX
+#else // not TLSF_DETAIL_HOSTED_LOCK
 
 // The default heap's storage: plain bytes, zero before any code runs, in which the heap
 // object is built on first use (build_default_heap). Nothing here has a destructor, so
@@ -343,7 +366,7 @@ inline tlsf_t default_heap_handle() noexcept {
 #endif
 }
 
-#endif // TLSF_LOCK_STD_MUTEX
+#endif // TLSF_DETAIL_HOSTED_LOCK
 
 // Whether `h` is the default heap (an address comparison: the object need not exist).
 inline bool is_default_heap(const heap &h) noexcept {
@@ -371,7 +394,7 @@ inline void give_default_heap_its_memory(heap &instance) noexcept {
     (void)instance;
 }
 
-#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
+#if TLSF_DETAIL_HOSTED_LOCK
 // First use: runs once, however many threads arrive together (a function-local static's
 // guard, thread-safe where the compiler makes those thread-safe - on this rare path only).
 TLSF_DETAIL_COLD inline void build_default_heap() noexcept {
@@ -438,7 +461,7 @@ inline bool default_heap_lock_known() noexcept {
 // each other. With a run-time lock, only once default_heap_lock_known().
 class default_heap_guard {
   public:
-#if TLSF_DEFAULT_HEAP_LOCK == TLSF_LOCK_STD_MUTEX
+#if TLSF_DETAIL_HOSTED_LOCK
     default_heap_guard() noexcept {
         default_heap_storage_instance.state.mutex.lock();
     }

@@ -25,12 +25,12 @@
 //
 // Cost: plain new is the default heap's lock, one tlsf_malloc, the unlock and a null
 // test, inline; every delete is the lock, tlsf_free and the unlock. With a
-// lock known at compile time (TLSF_LOCK_NONE, _STD_MUTEX, _INTERRUPTS) nothing is called
-// through a function pointer; on a Cortex-M4 with TLSF_LOCK_INTERRUPTS that is about 12
-// instructions in operator new and 9 in operator delete besides the core's own. The
-// std::mutex of hosted builds is not taken while the process has a single thread
-// (<tlsf/default_heap.hpp>). First use, growth, the new_handler loop, failure and
-// over-alignment are out of line.
+// lock known at compile time (TLSF_LOCK_NONE, _EXCHANGE, _STD_MUTEX, _INTERRUPTS) nothing
+// is called through a function pointer; on a Cortex-M4 with TLSF_LOCK_INTERRUPTS that is
+// about 12 instructions in operator new and 9 in operator delete besides the core's own.
+// The hosted lock (tlsf::exchange_lock: an atomic exchange and a store, inline) is not
+// taken while the process has a single thread (<tlsf/default_heap.hpp>). First use,
+// growth, the new_handler loop, failure and over-alignment are out of line.
 //
 // Sanitizers: under clang's ThreadSanitizer or MemorySanitizer this header defines no
 // operator new or delete (TLSF_CPP_REPLACE_GLOBAL_NEW is 0 there, see <tlsf/config.hpp>):

@@ -27,6 +27,14 @@
 
 #include <cstdint>
 
+#include "tlsf/config.hpp"
+
+#if TLSF_CPP_HOSTED
+#include <atomic>
+#include <chrono>
+#include <thread>
+#endif
+
 // tlsf_lock_t, the one lock type of the C and C++ layers. A C header: its NULL tests are
 // what -Wzero-as-null-pointer-constant flags in C++ (clang), so that warning is off for it.
 #if defined(__GNUC__) || defined(__clang__)
@@ -37,8 +45,6 @@
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
-
-#include "tlsf/config.hpp"
 
 namespace tlsf {
 
@@ -118,6 +124,85 @@ constexpr lock_hooks interrupt_lock_hooks() noexcept {
     return lock_hooks{&detail::interrupt_lock, &detail::interrupt_unlock, nullptr};
 }
 #endif // TLSF_CPP_CORTEX_M
+
+#if TLSF_CPP_HOSTED
+namespace detail {
+
+// Tells the processor that this thread is waiting for a lock (x86's pause, Arm's yield): the
+// sibling hyper-thread gets the pipeline, and leaving the loop costs no misspeculation.
+inline void cpu_relax() noexcept {
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+    __asm__ volatile("yield" ::: "memory");
+#endif
+}
+
+} // namespace detail
+
+// A lock of one atomic flag, for critical sections that are short and bounded - a TLSF
+// operation is - on a system with an OS: taking it free is one atomic exchange, giving it
+// back one release store (a plain store on x86), both inline. std::mutex (pthreads) costs
+// a call into the C library each way: on the default heap 136 instructions per allocate
+// and deallocate pair against this lock's 8 (docs/cpp.md, "The default heap's cost").
+// Contended, a thread first spins on a read of the flag (no write: the cache line stays
+// shared), then yields the processor, then sleeps for growing intervals (1 us to 128 us):
+// a waiter needs no wake-up from the holder - so the release stays a store - and a holder
+// that was preempted, even by a waiter of higher real-time priority on its core, gets the
+// processor back. The price: no fairness, and a waiter that went to sleep may wake up to
+// 128 us after the release. Threads that contend hard for one heap want a heap each.
+// Not recursive; not for interrupt handlers or signal handlers. BasicLockable (and
+// Lockable: try_lock), so it serves lock_hooks_for and std::lock_guard. The default
+// constructor is constexpr: a lock with static storage exists before any code runs.
+class exchange_lock {
+  public:
+    constexpr exchange_lock() noexcept = default;
+    exchange_lock(const exchange_lock &) = delete;
+    exchange_lock &operator=(const exchange_lock &) = delete;
+
+    // Takes the lock, waiting as long as another thread holds it. Not recursive: a thread
+    // that already holds it waits for itself forever.
+    void lock() noexcept {
+        if (taken_.exchange(true, std::memory_order_acquire)) wait_then_lock();
+    }
+    // Takes the lock if it is free and returns true; false at once if it is held (also by
+    // the calling thread).
+    bool try_lock() noexcept {
+        return !taken_.load(std::memory_order_relaxed) &&
+               !taken_.exchange(true, std::memory_order_acquire);
+    }
+    // Gives the lock back; the caller must hold it, or know that nobody does (unlocking a
+    // free lock leaves it free, which the default heap relies on).
+    void unlock() noexcept { taken_.store(false, std::memory_order_release); }
+    // Whether some thread holds it now: a snapshot, exact only for the holder itself.
+    bool is_locked() const noexcept { return taken_.load(std::memory_order_relaxed); }
+
+  private:
+    // Spins this many reads of the flag before each attempt, and yields this many times
+    // before it starts to sleep.
+    static constexpr int spins_per_attempt = 64;
+    static constexpr unsigned yields_before_sleeping = 16;
+    static constexpr unsigned longest_sleep_log2 = 7; // 128 us
+
+    TLSF_DETAIL_COLD void wait_then_lock() noexcept {
+        for (unsigned attempt = 0;; ++attempt) {
+            for (int spin = 0; spin < spins_per_attempt && taken_.load(std::memory_order_relaxed);
+                 ++spin)
+                detail::cpu_relax();
+            if (try_lock()) return;
+            if (attempt < yields_before_sleeping) {
+                std::this_thread::yield();
+            } else {
+                const unsigned log2 = attempt - yields_before_sleeping;
+                std::this_thread::sleep_for(std::chrono::microseconds(
+                    1u << (log2 < longest_sleep_log2 ? log2 : longest_sleep_log2)));
+            }
+        }
+    }
+
+    std::atomic<bool> taken_{false};
+};
+#endif // TLSF_CPP_HOSTED
 
 namespace detail {
 
