@@ -25,7 +25,8 @@ enum {
 };
 
 /*
- * A page's descriptor: 256 bytes, so that the table is indexed by a shift. Invariants:
+ * A page's descriptor: 256 bytes on 64-bit targets, so that the table is indexed by a
+ * shift. Invariants:
  * span == 0 for a stretch of the pool that is no page; otherwise bit i of bits is set iff
  * object i (i < capacity) is free, never for i >= capacity; bit w of summary is set iff
  * bits[w] != 0; used counts the objects in use; the page is on its class's list (current,
@@ -34,7 +35,7 @@ enum {
 typedef struct page {
     uint64_t summary;
     uint32_t span;
-    uint32_t magic; /* ceil(2^32 / span): see object_index */
+    uint32_t magic; /* ceil(2^32 / span): see page_heap_free */
     uint32_t capacity;
     uint32_t used;
     struct page *next, *prev;
@@ -182,10 +183,10 @@ static __attribute__((noinline)) void *malloc_large(page_heap *heap, size_t byte
 /* A new page for class `cls` from the TLSF heap, all objects free, on its class's list. */
 static __attribute__((noinline)) page *page_new(page_heap *heap, unsigned cls) {
     unsigned char *memory = (unsigned char *)tlsf_memalign(heap->tlsf, PAGE_BYTES, PAGE_BYTES);
-    if (memory == NULL && release_kept_pages(heap))
-        memory = (unsigned char *)tlsf_memalign(heap->tlsf, PAGE_BYTES, PAGE_BYTES);
     page *pg;
     uint32_t i;
+    if (memory == NULL && release_kept_pages(heap))
+        memory = (unsigned char *)tlsf_memalign(heap->tlsf, PAGE_BYTES, PAGE_BYTES);
     if (memory == NULL) return NULL;
     pg = &heap->pages[((uintptr_t)memory - heap->base) >> PAGE_LOG2];
     memset(pg, 0, sizeof *pg);
@@ -266,8 +267,9 @@ void page_heap_free(page_heap *heap, void *ptr) {
         return;
     }
     /* The object's index: offset * ceil(2^32 / span) has the quotient in its high half
-     * and, for offsets below 2^14 and spans up to 1024, a low half below the multiplier
-     * exactly when the span divides the offset. */
+     * and a low half below the multiplier exactly when the span divides the offset (the
+     * multiplier exceeds 2^32 / span by less than 1, and 2^32 / span exceeds every offset,
+     * below 2^14, for spans below 2^18). */
     offset = (uint32_t)(off & (PAGE_BYTES - 1));
     product = (uint64_t)offset * pg->magic;
     index = (uint32_t)(product >> 32);

@@ -24,9 +24,11 @@
  *     (the object's bit is already set); everything else (larger requests, pointers that
  *     are not in a page) is the TLSF heap's, with its own checks.
  *
- * Every operation is O(1): two bit scans, one bitmap word, one descriptor; a page that
- * fills leaves its class's list of pages with free objects, one that empties goes back to
- * the TLSF heap (a doubly linked list: O(1) either way).
+ * Every operation is bounded: malloc and free take two bit scans, one bitmap word and one
+ * descriptor; a page that fills leaves its class's list of pages with free objects, one that
+ * empties goes back to the TLSF heap (a doubly linked list: O(1) either way); making a page
+ * sets at most 16 bitmap words, and a request the TLSF heap cannot serve first gives back
+ * the empty pages kept one per class (a pass over the 66 classes).
  */
 #ifndef PAGE_HEAP_H
 #define PAGE_HEAP_H
