@@ -170,10 +170,10 @@ static inline TLSF_NO_ASAN int heap_holds(tlsf_t heap, const void *address) {
 /*
  * Is `node`, read from a link of a free block, exactly the head node of one of the heap's
  * classes (a sized heap holds fewer: tlsf_control.h)? Tested before the node is read. The
- * test is one
- * comparison: the node's offset from the first head, rotated right by log2(HEAD_BYTES), is
- * its class when the offset is a multiple of HEAD_BYTES, and has a top bit set otherwise,
- * above any class count; an address below the first head wraps around to a huge offset.
+ * test is one comparison: the node's offset from the first head, rotated right by
+ * log2(HEAD_BYTES), is its class when the offset is a multiple of HEAD_BYTES, and has a top
+ * bit set otherwise, above any class count; an address below the first head wraps around to
+ * a huge offset.
  */
 static inline TLSF_NO_ASAN int list_node_head(tlsf_t heap, block_t *node) {
     return class_of_head_offset((uintptr_t)node - heap->first_head) < heap->class_count;

@@ -172,6 +172,11 @@ static TLSF_NO_ASAN size_t rows_pool_bytes(unsigned rows) {
     return ((size_t)1 << (FL_SHIFT + rows - 1)) - TLSF_ALIGN + POOL_OVERHEAD;
 }
 
+/* The smallest pool of a compact heap: one smallest block, its size rounded up to the
+ * alignment as every compact pool's is (the pool overhead is no multiple of it where the
+ * sentinel records its heap, TLSF_CACHE_MARKS 0). */
+#define COMPACT_POOL_MIN ((POOL_OVERHEAD + MIN_SPAN + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1))
+
 /*
  * The pool of a compact heap of `bytes` bytes: the largest one that fits after its control
  * structure. With r rows that is bytes - control_bytes_for(r rows), or the largest pool r
@@ -179,11 +184,7 @@ static TLSF_NO_ASAN size_t rows_pool_bytes(unsigned rows) {
  * is where they cross: every row count is tried (ROW_COUNT steps at most, each O(1)).
  * 0 when not even one smallest block fits.
  */
-/* The smallest pool of a compact heap: one smallest block, its size rounded up to the
- * alignment as every compact pool's is (the pool overhead is no multiple of it where the
- * sentinel records its heap, TLSF_CACHE_MARKS 0). */
-#define COMPACT_POOL_MIN ((POOL_OVERHEAD + MIN_SPAN + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1))
-static TLSF_NO_ASAN size_t compact_pool_bytes(size_t bytes) {
+TLSF_NO_ASAN size_t tlsf_compact_pool_bytes(size_t bytes) {
     size_t best = 0;
     unsigned rows;
     for (rows = 1; rows <= ROW_COUNT; ++rows) {
@@ -199,12 +200,8 @@ static TLSF_NO_ASAN size_t compact_pool_bytes(size_t bytes) {
     return best;
 }
 
-TLSF_NO_ASAN size_t tlsf_compact_pool_bytes(size_t bytes) {
-    return compact_pool_bytes(bytes);
-}
-
 TLSF_NO_ASAN tlsf_t tlsf_create_compact(void *mem, size_t bytes) {
-    size_t pool = compact_pool_bytes(bytes);
+    size_t pool = tlsf_compact_pool_bytes(bytes);
     tlsf_t heap;
     if (pool == 0) return NULL; /* before anything is written */
     heap = tlsf_create_sized(mem, pool);

@@ -419,6 +419,16 @@ bool DamagedHeaderReason(tlsf_error_t reason) {
     return ::testing::AssertionSuccess();
 }
 
+// Free `block`, whose merge follows a link the test forged, with the log cleared first: the
+// handler must hear of a corrupt list (and nothing else), and the heap must still hand out
+// free memory only. Both are asserted, each with its own message.
+void ExpectForgedLinkRefused(Arena &a, unsigned char *block) {
+    a.log.Clear();
+    a.Release(block);
+    EXPECT_TRUE(Reported(a, {kCorruptList}));
+    EXPECT_TRUE(a.ServesOnlyFreeMemory());
+}
+
 // A plain block and the block right after it, both held, with blocks held around them so
 // that no free merges with the rest of the pool.
 struct Neighbours {
@@ -1169,10 +1179,7 @@ TEST(HardeningMetadata, ALinkIntoTheControlStructureMustBeAListHead) {
     unsigned char *back = freed + sizeof(void *);
     ASSERT_LT(LoadWord(back) - Addr(a.heap()), tlsf_size()) << "its back link is a list head";
     StoreWord(back, LoadWord(back) + sizeof(void *));
-    a.log.Clear();
-    a.Release(before);
-    EXPECT_TRUE(Reported(a, {kCorruptList}));
-    EXPECT_TRUE(a.ServesOnlyFreeMemory());
+    ExpectForgedLinkRefused(a, before);
 }
 
 // The same with a node inside the heap's state, before the first head, whose next-link word
@@ -1196,10 +1203,7 @@ TEST(HardeningMetadata, ALinkIntoTheHeapsStateIsNoListNode) {
     if (word == nullptr) GTEST_SKIP() << "no word of the state holds the block's address here";
     a.Release(freed);
     StoreWord(freed + sizeof(void *), Addr(word - HeaderBytes())); // back link: the state
-    a.log.Clear();
-    a.Release(after);
-    EXPECT_TRUE(Reported(a, {kCorruptList}));
-    EXPECT_TRUE(a.ServesOnlyFreeMemory());
+    ExpectForgedLinkRefused(a, after);
 }
 
 // A sized heap holds the heads of fewer classes (tlsf_create_sized): the memory where the
@@ -1238,10 +1242,7 @@ TEST(HardeningMetadata, ALinkToAHeadASizedHeapLacksIsRefused) {
         << "past the sized heap's control structure";
     StoreWord(lacking + HeaderBytes(), Addr(BlockStart(freed))); // "points back"
     StoreWord(freed + sizeof(void *), Addr(lacking));
-    a.log.Clear();
-    a.Release(before);
-    EXPECT_TRUE(Reported(a, {kCorruptList}));
-    EXPECT_TRUE(a.ServesOnlyFreeMemory());
+    ExpectForgedLinkRefused(a, before);
 }
 
 TEST(HardeningMetadata, TlsfCheckCountsADamagedFreeBlockWithoutFollowingIt) {
@@ -1438,10 +1439,7 @@ void LeftoverNeighbourIsRefused(Arena &a) {
     unsigned char *old_node = freed + 8 * Align();
     StoreWord(old_node + HeaderBytes(), Addr(BlockStart(freed)));
     StoreWord(freed + sizeof(void *), Addr(old_node));
-    a.log.Clear();
-    a.Release(before);
-    EXPECT_TRUE(Reported(a, {kCorruptList}));
-    EXPECT_TRUE(a.ServesOnlyFreeMemory());
+    ExpectForgedLinkRefused(a, before);
 }
 
 TEST(HardeningMetadata, AListNeighbourOfACompactHeapMustBeAHeadOrASealedFreeBlock) {
