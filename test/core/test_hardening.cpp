@@ -419,6 +419,24 @@ bool DamagedHeaderReason(tlsf_error_t reason) {
     return ::testing::AssertionSuccess();
 }
 
+// A block of a list class, freed between blocks in use, the one before it (`before`) of a
+// size the cache does not take, so that freeing `before` merges with it and unlinks it: the
+// setting of the forged-link tests below. Both null if the heap could not hold them.
+struct ListBlockBeforeAMerge {
+    unsigned char *before = nullptr;
+    unsigned char *freed = nullptr;
+};
+ListBlockBeforeAMerge FreeListBlockBeforeAMerge(Arena &a) {
+    ListBlockBeforeAMerge n;
+    a.Hold(100);
+    n.before = a.Hold(1500);
+    n.freed = a.Hold(ListRequest());
+    a.Hold(100);
+    if (n.before == nullptr || n.freed == nullptr) return {};
+    a.Release(n.freed);
+    return n;
+}
+
 // Free `block`, whose merge follows a link the test forged, with the log cleared first: the
 // handler must hear of a corrupt list (and nothing else), and the heap must still hand out
 // free memory only. Both are asserted, each with its own message.
@@ -1170,12 +1188,9 @@ TEST(HardeningMetadata, AnOverflowIntoAnAlignmentRecordIsHarmless) {
 TEST(HardeningMetadata, ALinkIntoTheControlStructureMustBeAListHead) {
     if (const char *why = WithoutSeals()) GTEST_SKIP() << why;
     Arena a(kPool);
-    a.Hold(100);
-    unsigned char *before = a.Hold(1500); // not cached: its free merges
-    unsigned char *freed = a.Hold(ListRequest());
-    a.Hold(100);
-    ASSERT_TRUE(before && freed);
-    a.Release(freed);
+    const ListBlockBeforeAMerge n = FreeListBlockBeforeAMerge(a);
+    ASSERT_TRUE(n.before && n.freed);
+    unsigned char *before = n.before, *freed = n.freed;
     unsigned char *back = freed + sizeof(void *);
     ASSERT_LT(LoadWord(back) - Addr(a.heap()), tlsf_size()) << "its back link is a list head";
     StoreWord(back, LoadWord(back) + sizeof(void *));
@@ -1214,12 +1229,9 @@ TEST(HardeningMetadata, ALinkToAHeadASizedHeapLacksIsRefused) {
     const std::size_t pool = std::min<std::size_t>(kPool, tlsf_block_size_max() / 4);
     Arena a(SizedFor{pool});
     ASSERT_LT(tlsf_size_for(pool), tlsf_size());
-    a.Hold(100);
-    unsigned char *before = a.Hold(1500); // not cached: its free merges
-    unsigned char *freed = a.Hold(ListRequest());
-    a.Hold(100);
-    ASSERT_TRUE(before && freed);
-    a.Release(freed);
+    const ListBlockBeforeAMerge n = FreeListBlockBeforeAMerge(a);
+    ASSERT_TRUE(n.before && n.freed);
+    unsigned char *before = n.before, *freed = n.freed;
     // Its back link is its class's head; the heap's last class ends its rows: the first
     // class it lacks is `missing - index` heads further.
     const SizeClasses classes;
@@ -1429,12 +1441,9 @@ TEST(HardeningMetadata, ACachedLinkThatDecodesAlignedIsNotFollowed) {
 // list head or a free block with a sealed header. The same on a compact heap, whose pool
 // lies where a full control structure's heads would be: no block there passes for a head.
 void LeftoverNeighbourIsRefused(Arena &a) {
-    a.Hold(100);
-    unsigned char *before = a.Hold(1500); // not cached: its free merges
-    unsigned char *freed = a.Hold(ListRequest());
-    a.Hold(100);
-    ASSERT_TRUE(before && freed);
-    a.Release(freed);
+    const ListBlockBeforeAMerge n = FreeListBlockBeforeAMerge(a);
+    ASSERT_TRUE(n.before && n.freed);
+    unsigned char *before = n.before, *freed = n.freed;
     // An old node inside the free block's own memory, whose next link is the block.
     unsigned char *old_node = freed + 8 * Align();
     StoreWord(old_node + HeaderBytes(), Addr(BlockStart(freed)));
