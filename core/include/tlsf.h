@@ -301,11 +301,12 @@ void tlsf_remove_pool(tlsf_t tlsf, pool_t pool);
  * TLSF_CACHE=2 (the stale drain, 64-bit default) a request that misses its cached class, finds no
  * room in the budget for it and follows a run of frees the cache refused, as many as it
  * can hold blocks, with no push or pop among them, drains it first too (same bound). On a
- * heap with slabs (tlsf_slabs_enable) a small request that misses the cache pops an object
- * of its slab; when the slab is full, another one is made current, or a new one is taken
- * with one memalign (the same search, drain included), and when there is no room for a
- * slab the request takes the lists as above; a drain also gives back the empty slabs (a
- * pass over the 17 object spans). With TLSF_FILL the block's usable bytes hold
+ * heap with slabs (tlsf_slabs_enable) a request a slab serves skips the cache: it pops the
+ * last freed object of its span's current slab, or takes the slab's next fresh one; when the
+ * slab has neither, another one is made current, or a new one is taken with one memalign
+ * (the same search, drain included), and when there is no room for a slab the request takes
+ * the cache and the lists as above; a drain also gives back the empty slabs (a pass over the
+ * 17 object spans). With TLSF_FILL the block's usable bytes hold
  * TLSF_FILL_ALLOC_BYTE (0xCD); this, and the same for memalign and realloc's added bytes,
  * costs a memset of the block.
  */
@@ -495,8 +496,9 @@ size_t tlsf_cache_set_limit(tlsf_t tlsf, size_t bytes);
  * 64-bit targets, 232 with TLSF_SL_INDEX_LOG2 3, where the exact size classes end) with an
  * alignment of at most tlsf_align_size() from slabs of `slab_bytes` bytes from now on
  * (64-bit builds with the cache: TLSF_SLABS, tlsf_abi.h). A slab is one block of the heap, aligned
- * to its size, holding objects of one span; a free pushes the object on its slab's free list (or
- * into the front cache) instead of merging it, and a slab goes back to the lists when its last
+ * to its size, holding objects of one span; a free pushes the object on its slab's free list
+ * instead of merging it (the front cache keeps no objects: slabs serve their spans first,
+ * and switching slabs on flushes the cache), and a slab goes back to the lists when its last
  * object is freed. Every call stays O(1); the price is that a slab's free objects serve only
  * its span, so a full heap fails somewhat earlier (docs/benchmarks.md, "Losses": the
  * fragmentation figures). When no slab can be taken from the lists, a request gets an

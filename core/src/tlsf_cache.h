@@ -34,18 +34,16 @@
  * free: such a block goes to the lists and merges, as TLSF would). The word is then the
  * span itself, which spares the push a mask and a register. Where the seal shares the word
  * (TLSF_SEAL_IN_WORD) the span must be masked out anyway, and a free predecessor is allowed.
- * Where the seal shares the word, a slab object in use is taken too (TLSF_SLABS: BLOCK_SLAB,
- * which word_span masks out already): it stays live to its slab while cached, and the drain
- * puts it on its slab's free list. Elsewhere the word is the span, and an object's flag
- * would take a mask on every push: objects go to their slabs directly.
+ * A slab object (TLSF_SLABS: BLOCK_SLAB) is never taken: it goes to its slab, which serves
+ * its span before the cache does (tlsf_slab.h).
  *
  * Why every operation is O(1) or bounded: a push or a pop touches one stack top, one
  * header and one link. A drain gives back at most cache.limit / (2 * MIN_SPAN) blocks (the
  * budget over the smallest charge), each with the O(1) merging of an ordinary free, plus one
  * pass over the CACHE_CLASSES stack tops.
  *
- * Below: the slabs (slab_put, to drain a cached object into its slab); the merge of a
- * drained block is the caller's (cache_drain_with). The door, from above: tlsf_alloc.c
+ * Below: the integrity checks and the size classes; the merge of a drained block is the
+ * caller's (cache_drain_with). The door, from above: tlsf_alloc.c
  * calls cache_take at the top of malloc, cache_span, cache_takes and cache_put in free, the
  * stale notes (cache_stale_after_miss, cache_stale_after_refusal), and instantiates the
  * drain (tlsfi_cache_drain) for a request the lists cannot serve; tlsf_configure.c sets the
@@ -56,7 +54,6 @@
 
 #include "tlsf_checks.h"
 #include "tlsf_classes.h"
-#include "tlsf_slab.h"
 
 /* A cached block is parked (tlsf_block.h): in use to its neighbours, freed to its user. */
 #define BLOCK_CACHED BLOCK_PARKED
@@ -169,10 +166,8 @@ static inline TLSF_NO_ASAN int cache_damaged_after_miss(tlsf_t heap, size_t span
  * BLOCK_SLAB only where the seal shares the word. */
 #if TLSF_SEAL_IN_WORD
 #define CACHE_PREV_FREE BLOCK_PREV_FREE
-#define CACHE_SLAB BLOCK_SLAB
 #else
 #define CACHE_PREV_FREE 0
-#define CACHE_SLAB 0
 #endif
 
 /* The span of size word `word` if cache_takes accepts it: the word itself where it carries
@@ -196,9 +191,7 @@ static inline TLSF_NO_ASAN size_t cache_span(size_t word) {
  * the address space): one subtraction serves the test and the update. */
 static inline TLSF_NO_ASAN int cache_takes(tlsf_t heap, size_t word, size_t span, size_t *left) {
 #if TLSF_CACHE
-    if ((word & WORD_LOW_MASK & ~(CACHE_SPAN_LIMIT - TLSF_ALIGN + CACHE_PREV_FREE + CACHE_SLAB)) !=
-        0)
-        return 0;
+    if ((word & WORD_LOW_MASK & ~(CACHE_SPAN_LIMIT - TLSF_ALIGN + CACHE_PREV_FREE)) != 0) return 0;
     *left = heap->cache.room - 2 * span;
     return (ptrdiff_t)*left >= 0;
 #else
@@ -318,10 +311,9 @@ static inline TLSF_NO_ASAN int cached_header_sound(tlsf_t heap, block_t *block, 
 /*
  * The drain: give every cached block back, a block to the lists with `release` (the
  * merging of an ordinary free, which the caller places: the front end passes its own
- * out-of-line instance, tlsfi_cache_drain), a slab object to its slab's free list
- * (slab_put). The cached blocks left the statistics and the tools when they were freed, so
- * only the lists and slabs change. Returns 1 if there was a block, 0 if the cache was
- * empty.
+ * out-of-line instance, tlsfi_cache_drain). The cached blocks left the statistics and the
+ * tools when they were freed, so only the lists change. Returns 1 if there was a block, 0 if the
+ * cache was empty.
  *
  * The one loop of the real-time paths, bounded by design: it visits CACHE_CLASSES stack
  * tops and gives back at most limit / (2 * MIN_SPAN) blocks (the budget over the smallest
@@ -352,13 +344,6 @@ cache_drain_with(tlsf_t heap, void (*release)(tlsf_t, void *, size_t)) {
                 tlsfi_report(heap, TLSF_ERROR_CORRUPT_LIST, ptr);
                 below = NULL;
             }
-#if TLSF_SLABS
-            if (slab_object(word)) {
-                slab_put(heap, ptr, word); /* to its slab's free list (tlsf_slab.h) */
-                ptr = below;
-                continue;
-            }
-#endif
             if (TLSF_CACHE_MARKS) block_set_exempt_flags(block, word);
             release(heap, ptr, word);
             ptr = below;

@@ -64,6 +64,13 @@ static inline TLSF_NO_ASAN size_t request_last(size_t bytes) {
     return last < MIN_SPAN - 1 ? MIN_SPAN - 1 : last;
 }
 
+/* The span of the exact class of a request of `bytes` (one whose class is exact; the caller
+ * has checked its size): its last byte (request_last) plus one, rounded up to TLSF_ALIGN.
+ * MIN_SPAN is a multiple of TLSF_ALIGN, so the smallest requests get MIN_SPAN. */
+static inline TLSF_NO_ASAN size_t request_exact_span(size_t bytes) {
+    return (request_last(bytes) | (TLSF_ALIGN - 1)) + 1;
+}
+
 /* The slot of the exact class of span `span` (below EXACT_SPAN_LIMIT): rows 0 and 1 are
  * one span per class, so the class is the span over TLSF_ALIGN, with no bit scan. */
 static inline TLSF_NO_ASAN unsigned exact_class_slot(size_t span) {

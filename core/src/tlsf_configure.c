@@ -5,6 +5,7 @@
  * (the front end's, tlsfi_cache_drain).
  */
 #include "tlsf_cache.h"
+#include "tlsf_slab.h"
 
 TLSF_NO_ASAN void tlsfi_flush(tlsf_t heap) {
 #if TLSF_CACHE
@@ -38,9 +39,8 @@ TLSF_NO_ASAN int tlsf_slabs_enable(tlsf_t heap, size_t bytes) {
     if (heap == NULL) return -1;
 #if TLSF_SLABS
     if (bytes == 0) {
-        /* Cached objects go to their slabs first, so that empty slabs go back at once and
-         * no new request gets an object. */
-        heap->slabs.span_max = 0;
+        /* No new request gets an object; empty slabs go back at once. */
+        heap->slabs.request_end = 0;
         tlsfi_flush(heap);
         return 0;
     }
@@ -48,7 +48,11 @@ TLSF_NO_ASAN int tlsf_slabs_enable(tlsf_t heap, size_t bytes) {
         (heap->slabs.count != 0 && bytes != heap->slabs.bytes))
         return -1;
     heap->slabs.bytes = bytes;
-    heap->slabs.span_max = SLAB_SPAN_MAX;
+    heap->slabs.request_end = SLAB_REQUEST_END;
+    /* Blocks of the slabs' spans that the cache holds would wait there for a drain: from
+     * now on those requests take objects, and the cache is consulted only when no slab
+     * can be had. */
+    tlsfi_flush(heap);
     return 0;
 #else
     return bytes == 0 ? 0 : -1;
@@ -57,7 +61,7 @@ TLSF_NO_ASAN int tlsf_slabs_enable(tlsf_t heap, size_t bytes) {
 
 TLSF_NO_ASAN size_t tlsf_slabs_size(tlsf_t heap) {
 #if TLSF_SLABS
-    return heap != NULL && heap->slabs.span_max != 0 ? heap->slabs.bytes : 0;
+    return heap != NULL && heap->slabs.request_end != 0 ? heap->slabs.bytes : 0;
 #else
     (void)heap;
     return 0;

@@ -91,9 +91,9 @@ struct tlsf_slab;
 struct tlsf_slabs {
     struct tlsf_slab *current[SLAB_CLASSES]; /* the slab each span is cut from, or NULL */
     struct tlsf_slab *partial[SLAB_CLASSES]; /* other slabs with a free object */
-    size_t bytes;    /* the slab size (a power of two), 0 until slabs are enabled */
-    size_t span_max; /* spans up to this are cut from slabs: 0 while they are off */
-    size_t count;    /* slabs the heap holds */
+    size_t bytes;       /* the slab size (a power of two), 0 until slabs are enabled */
+    size_t request_end; /* requests below this many bytes get objects: 0 while slabs are off */
+    size_t count;       /* slabs the heap holds */
 };
 
 struct tlsf_heap {

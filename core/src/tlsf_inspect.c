@@ -5,6 +5,7 @@
  * a real-time path: the walk and the checks are linear in the blocks they visit.
  */
 #include "tlsf_cache.h"
+#include "tlsf_slab.h"
 #include "tlsf_checks.h"
 #include "tlsf_lists.h"
 

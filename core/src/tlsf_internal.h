@@ -81,7 +81,7 @@ TLSF_NO_ASAN int tlsfi_cache_check(tlsf_t heap);
 
 /* ---- tlsf_alloc.c: the front end ---- */
 
-/* Give every cached block back to the lists (or its slab), with the front end's merge
+/* Give every cached block back to the lists, with the front end's merge
  * (cache_drain_with, tlsf_cache.h). Returns 1 if there was one. Bounded by the budget. */
 #define tlsfi_cache_drain TLSF_INTERNAL(tlsfi_cache_drain)
 TLSF_NO_ASAN int tlsfi_cache_drain(tlsf_t heap);

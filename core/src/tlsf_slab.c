@@ -241,7 +241,7 @@ TLSF_NO_ASAN int tlsfi_slab_check_lists(tlsf_t heap) {
                       (slab->free == NULL && slab->fresh == slab->end);
         }
     }
-    errors += heap->slabs.span_max != 0 && heap->slabs.span_max != SLAB_SPAN_MAX;
+    errors += heap->slabs.request_end != 0 && heap->slabs.request_end != SLAB_REQUEST_END;
 #else
     (void)heap;
 #endif

@@ -46,6 +46,15 @@
  *   - the statistics count an object as a block of its span in use and the rest of a slab
  *     as free; the slab's own block is not counted.
  *
+ * Slabs and the front cache. A request a slab serves goes to its slab before the cache,
+ * and the cache takes no object (its mask refuses BLOCK_SLAB): slabs keep their spans'
+ * freed objects on their own, so a burst of nodes freed in order empties whole slabs, which
+ * go back at once, instead of leaving the cache full of one container's nodes for the next
+ * one to start in their gaps (docs/benchmarks.md, "Losses"). The cache serves the exact
+ * classes above the slabs', and the slabs' spans only when no slab can be had. The pop of
+ * a freed object and the hand-out of a fresh one are inline in malloc and call nothing
+ * (slab_pop, slab_take_fresh), the rest is out of line (slab_malloc).
+ *
  * Why every operation is O(1): a malloc pops a free list or takes the fresh object of its
  * span's current slab; when there is neither, it makes the first partial slab current, or
  * takes a new slab from the lists (one O(1) aligned take of plain TLSF, tlsfi_take_aligned,
@@ -54,25 +63,29 @@
  * the flush of empty current slabs loops, over the SLAB_CLASSES spans.
  *
  * Below: plain TLSF only (tlsfi_take_aligned for a slab's memory, tlsfi_release to give an
- * empty slab back). The door, from above: tlsf_alloc.c calls slab_serves and slab_malloc on
- * malloc's cache miss, slab_object and slab_free where free's cache refuses a block,
- * slab_object in realloc and tlsf_usable_size, and slab_release_empty where a request the
- * lists cannot serve drains the cache; the cache's drain gives cached objects to slab_put;
+ * empty slab back). The door, from above: tlsf_alloc.c calls slab_serves, slab_pop,
+ * slab_take_fresh and slab_malloc at the top of malloc, slab_object and slab_free where
+ * free's cache refuses a block, slab_object in realloc and tlsf_usable_size, and
+ * slab_release_empty where a request the lists cannot serve drains the cache;
  * tlsf_configure.c switches slabs on and off; tlsf_inspect.c calls the walk and the checks.
  */
 #ifndef TLSF_SLAB_H
 #define TLSF_SLAB_H
 
 #include "tlsf_checks.h"
+#include "tlsf_classes.h"
 #include "tlsf_stats.h"
 
 /* An object's or a slab's header word carries the flag the block layer reserves for this
  * layer (tlsf_block.h); a freed object's is parked. */
 #define BLOCK_SLAB BLOCK_CARVED
 
-/* The largest object span: 256 bytes, or less where the exact classes (which the door on
- * the cache's miss path sees) end below that (TLSF_SL_INDEX_LOG2 3: 240). */
+/* The largest object span: 256 bytes, or less where the exact classes (whose spans objects
+ * have) end below that (TLSF_SL_INDEX_LOG2 3: 240). */
 #define SLAB_SPAN_MAX ((size_t)TLSF_SLAB_SPAN_MAX_)
+/* Requests below this get objects (slabs.request_end while slabs are on): the largest has
+ * the span SLAB_SPAN_MAX. */
+#define SLAB_REQUEST_END ((size_t)TLSF_SLAB_REQUEST_MAX + 1)
 /* The slab sizes tlsf_slabs_enable accepts. */
 #define SLAB_BYTES_MIN ((size_t)TLSF_SLAB_BYTES_MIN)
 #define SLAB_BYTES_MAX ((size_t)TLSF_SLAB_BYTES_MAX)
@@ -105,9 +118,7 @@ struct tlsf_slab {
  * reuse change the tag with a plain store and only an object's first hand-out computes a
  * seal; a sealed tag is vouched for in use or freed alike. It is one of the flags that say
  * "given back" (BLOCK_GIVEN_BACK), so the misuse checks name a second free a double free
- * as they do for a cached block, and the front cache refuses it. (Where the seal shares
- * the size word the cache takes objects in use: a cached object is live to its slab, and
- * the drain puts it on the slab's free list, slab_put.)
+ * as they do for a cached block.
  */
 #define SLAB_FREED BLOCK_PARKED
 
@@ -136,15 +147,14 @@ static inline TLSF_NO_ASAN void slab_seal_next(tlsf_t heap, struct tlsf_slab *sl
  * is not current. */
 #endif
 
-/* Does malloc cut a block of span `span` from a slab? `span` is cache_take's: the span of
- * the request's exact class, or 0 if it has none, which the subtraction turns into the
- * largest value, so one compare refuses it and serves spans 1..span_max. */
-static inline TLSF_NO_ASAN int slab_serves(tlsf_t heap, size_t span) {
+/* Does a slab serve a request of `bytes`? Those below slabs.request_end do, which is 0
+ * while slabs are off, so that one compare refuses every request then. */
+static inline TLSF_NO_ASAN int slab_serves(tlsf_t heap, size_t bytes) {
 #if TLSF_SLABS
-    return span - 1 < heap->slabs.span_max;
+    return bytes < heap->slabs.request_end;
 #else
     (void)heap;
-    (void)span;
+    (void)bytes;
     return 0;
 #endif
 }
@@ -166,55 +176,90 @@ static inline TLSF_NO_ASAN tlsf_error_t slab_pop_damage(tlsf_t heap, block_t *bl
     return block_header_intact(heap, block) ? TLSF_ERROR_CORRUPT_LIST : TLSF_ERROR_CORRUPT_BLOCK;
 }
 
-/* malloc of span `span` (slab_serves): the user pointer of an object in use, its tag
- * written and the tools told; NULL if the lists have no room for a new slab. A freed
- * object of the current slab first (LIFO: the most recently freed, still in the caches of
- * the processor), then its fresh objects, then another slab. */
-static inline TLSF_NO_ASAN void *slab_malloc(tlsf_t heap, size_t span) {
-    struct tlsf_slab *slab = heap->slabs.current[span >> TLSF_ALIGN_LOG2];
-    void *ptr;
-    block_t *block;
-    if (slab == NULL || (slab->free == NULL && slab->fresh == slab->end)) {
-        slab = tlsfi_slab_refill(heap, span);
-        if (slab == NULL) return NULL;
-    }
-    ptr = slab->free;
-    if (ptr != NULL) {
-        /* The object freed before it, if its link is sound (link_decode). A damaged link
-         * is reported and the free list ends (its objects stay out of use;
-         * tlsf_check_pool counts them); the request then takes the lists, as when no slab
-         * can be had. */
-        int sound = 1;
-        void *below;
-        block = block_from_ptr(ptr);
-        below = link_decode(heap, slot_slab_link(ptr), link_binding(block), &sound);
-        if (!sound) {
-            tlsfi_report(heap, slab_pop_damage(heap, block), ptr);
-            slab->free = NULL;
-            return NULL;
-        }
-        slab->free = below;
-    } else {
-        /* A fresh object: its tag was sealed, as a freed object's, when the one before it
-         * was handed out (slab_seal_next); an overflow from that one may have reached it
-         * since, so with TLSF_CHECKS 2 the seal is checked (fresh objects are handed out
-         * once per slab; the pop of a freed one checks its tag with its link). The next
-         * one's tag is sealed now. */
-        ptr = slab->fresh + TLSF_WORD;
-        block = block_from_ptr(ptr);
-        if (!block_header_intact(heap, block)) {
-            tlsfi_report(heap, TLSF_ERROR_CORRUPT_BLOCK, ptr);
-            slab->fresh = slab->end; /* the rest stays out of use */
-            return NULL;
-        }
-        slab->fresh += span;
-        if (slab->fresh != slab->end) slab_seal_next(heap, slab);
-    }
-    block_set_exempt_flags(block, *slot_size(block) & ~SLAB_FREED); /* in use again */
+/* The object `block` of slab `slab` (span `span`), popped or fresh, handed out: its tag
+ * in use again, counted, the tools told. */
+static inline TLSF_NO_ASAN void *slab_hand_out(tlsf_t heap, struct tlsf_slab *slab, block_t *block,
+                                               size_t span) {
+    block_set_exempt_flags(block, *slot_size(block) & ~SLAB_FREED);
     slab->live++;
     stats_on_alloc(heap, span);
     return block_hand_out(block);
 }
+
+/* malloc's fast path on a heap with slabs, for span `span` (slab_serves): the most recently
+ * freed object of the span's current slab (LIFO: still in the processor's caches), in use
+ * again; NULL when there is none, or when its link is damaged (the caller tries
+ * slab_take_fresh next, and slab_malloc reports the damage). It calls nothing and computes
+ * no seal, so that the compiler keeps this path free of saved registers. */
+static inline TLSF_NO_ASAN void *slab_pop(tlsf_t heap, size_t span) {
+    struct tlsf_slab *slab = heap->slabs.current[span >> TLSF_ALIGN_LOG2];
+    int sound = 1;
+    void *ptr, *below;
+    block_t *block;
+    if (slab == NULL || (ptr = slab->free) == NULL) return NULL;
+    block = block_from_ptr(ptr);
+    below = link_decode(heap, slot_slab_link(ptr), link_binding(block), &sound);
+    if (!sound) return NULL;
+    slab->free = below;
+    return slab_hand_out(heap, slab, block, span);
+}
+
+/* malloc's next step when slab_pop found nothing: the next fresh object of the span's
+ * current slab if it has one and no freed object, in use; NULL otherwise, or if that
+ * object's tag lost its seal (slab_malloc, which the caller tries next, reports that).
+ * Its tag was sealed, as a freed object's, when the one before it was handed out
+ * (slab_seal_next); an overflow from that one may have reached it since, so with
+ * TLSF_CHECKS 2 the seal is checked (fresh objects are handed out once per slab; the pop
+ * of a freed one checks its tag with its link). The next one's tag is sealed now. It
+ * calls nothing either. */
+static inline TLSF_NO_ASAN void *slab_take_fresh(tlsf_t heap, size_t span) {
+    struct tlsf_slab *slab = heap->slabs.current[span >> TLSF_ALIGN_LOG2];
+    block_t *block;
+    if (slab == NULL || slab->free != NULL || slab->fresh == slab->end) return NULL;
+    block = block_from_ptr(slab->fresh + TLSF_WORD);
+    if (!block_header_intact(heap, block)) return NULL;
+    slab->fresh += span;
+    if (slab->fresh != slab->end) slab_seal_next(heap, slab);
+    return slab_hand_out(heap, slab, block, span);
+}
+
+/* The current slab `slab` has a freed object or a fresh one, and neither slab_pop nor
+ * slab_take_fresh would hand it out: the link of the freed one or the tag of the fresh one
+ * is damaged. The handler hears of it, and the free list or the fresh objects stay out of
+ * use (tlsf_check_pool counts them). */
+static inline TLSF_NO_ASAN void slab_report_damage(tlsf_t heap, struct tlsf_slab *slab) {
+    if (slab->free != NULL) {
+        tlsfi_report(heap, slab_pop_damage(heap, block_from_ptr(slab->free)), slab->free);
+        slab->free = NULL;
+    } else {
+        tlsfi_report(heap, TLSF_ERROR_CORRUPT_BLOCK, slab->fresh + TLSF_WORD);
+        slab->fresh = slab->end;
+    }
+}
+
+/* malloc of span `span` after slab_pop and slab_take_fresh returned NULL: the user
+ * pointer of an object in use, from a slab made current (tlsfi_slab_refill); NULL if the
+ * lists have no room for one, or if an object is damaged (slab_report_damage; the request
+ * then takes the cache and the lists). */
+static inline TLSF_NO_ASAN void *slab_malloc(tlsf_t heap, size_t span) {
+    struct tlsf_slab *slab = heap->slabs.current[span >> TLSF_ALIGN_LOG2];
+    if (slab == NULL || (slab->free == NULL && slab->fresh == slab->end)) {
+        void *ptr;
+        slab = tlsfi_slab_refill(heap, span);
+        if (slab == NULL) return NULL;
+        ptr = slab_pop(heap, span);
+        if (ptr == NULL) ptr = slab_take_fresh(heap, span);
+        if (ptr != NULL) return ptr;
+    }
+    slab_report_damage(heap, slab);
+    return NULL;
+}
+
+/* The flags of a tag that make freeing the object a misuse (free_check_word's and
+ * slab_misuse's): given back (a double free) or BLOCK_ALIGNED (a slab's own pointer). free
+ * tests them together, and only a tag with one of them takes the tests one by one, to
+ * report the reason in their order. */
+#define SLAB_MISUSE_FLAGS (BLOCK_GIVEN_BACK | BLOCK_ALIGNED)
 
 /* What is wrong with freeing (or resizing) the slab object or slab `ptr` with tag `word`,
  * beyond what block_misuse checks: TLSF_ERROR_DOUBLE_FREE for a freed object,

@@ -135,8 +135,8 @@ std::vector<void *> FillOneSlab(tlsf_t h, std::size_t bytes, void **next,
     return objects;
 }
 
-// The front cache's budgets the tests run with: the default, which may keep freed objects
-// (live to their slabs until it drains), and none, where every free reaches the slab.
+// The front cache's budgets the tests run with: the default and none. The cache keeps no
+// object (slabs serve their spans first), so both must behave alike.
 const std::size_t kBudgets[] = {std::size_t{TLSF_CACHE_BYTES}, std::size_t{0}};
 
 } // namespace
@@ -156,6 +156,28 @@ TEST(Slab, WithoutSlabsOnlyZeroIsAccepted) {
     ASSERT_NE(p, nullptr);
     EXPECT_GE(tlsf_usable_size(h, p), 24u);
     tlsf_free(h, p);
+    EXPECT_EQ(h.Errors(), 0);
+    EXPECT_TRUE(h.log().events.empty());
+}
+
+// Switching slabs on flushes the front cache: a block of a slab's span it kept would
+// otherwise wait there, since requests of that span now take objects first. The cached
+// block merges back at once (the pool is one free block again without a flush of its own),
+// and the next request of its size gets an object.
+TEST(Slab, SwitchingOnFlushesTheCache) {
+    if (!kSlabs) GTEST_SKIP() << "TLSF_SLABS == 0";
+    Heap h(kPool);
+    void *block = tlsf_malloc(h, 24); // an ordinary block, which the cache keeps once freed
+    ASSERT_NE(block, nullptr);
+    tlsf_free(h, block);
+    pool_t pool = h.pools()[0];
+    ASSERT_FALSE(OneFreeBlock(pool, kPool)) << "the cache did not keep the block";
+    ASSERT_EQ(tlsf_slabs_enable(h, kSlab), 0);
+    EXPECT_TRUE(OneFreeBlock(pool, kPool));
+    void *object = tlsf_malloc(h, 24);
+    ASSERT_NE(object, nullptr);
+    EXPECT_TRUE(InSlab(pool, object));
+    tlsf_free(h, object);
     EXPECT_EQ(h.Errors(), 0);
     EXPECT_TRUE(h.log().events.empty());
 }
@@ -509,79 +531,85 @@ TEST(Slab, StatsLargestAllocatableIsBelowTheExactOneOnlyWhileASlabIsEmpty) {
 }
 
 // A slab that is not the current one of its span goes back to the lists at its last free,
-// without a flush: its memory is one free block with its neighbours again. (With the front
-// cache off: an object the cache keeps stays live to its slab until the cache drains.)
+// without a flush: its memory is one free block with its neighbours again, whatever the
+// front cache's budget (it keeps no object).
 TEST(Slab, AnEmptiedSlabThatIsNotCurrentGoesBackAtOnce) {
     if (!kSlabs) GTEST_SKIP() << "TLSF_SLABS == 0";
-    Heap h(kPool);
-    ASSERT_EQ(tlsf_cache_set_limit(h, 0), 0u);
-    ASSERT_EQ(tlsf_slabs_enable(h, kSlab), 0);
-    void *next = nullptr;
-    const std::vector<void *> first = FillOneSlab(h, 24, &next);
-    ASSERT_NE(next, nullptr);
-    ASSERT_GT(first.size(), 10u);
-    std::vector<void *> second = {next};
-    for (int i = 0; i < 9; ++i) {
-        second.push_back(tlsf_malloc(h, 24));
-        ASSERT_EQ(SlabBase(second.back()), SlabBase(next));
+    for (std::size_t budget : kBudgets) {
+        SCOPED_TRACE("cache budget " + std::to_string(budget));
+        Heap h(kPool);
+        ASSERT_EQ(tlsf_cache_set_limit(h, budget), budget);
+        ASSERT_EQ(tlsf_slabs_enable(h, kSlab), 0);
+        void *next = nullptr;
+        const std::vector<void *> first = FillOneSlab(h, 24, &next);
+        ASSERT_NE(next, nullptr);
+        ASSERT_GT(first.size(), 10u);
+        std::vector<void *> second = {next};
+        for (int i = 0; i < 9; ++i) {
+            second.push_back(tlsf_malloc(h, 24));
+            ASSERT_EQ(SlabBase(second.back()), SlabBase(next));
+        }
+        const std::uintptr_t base = SlabBase(first[0]);
+        const tlsf_stats_t before = Stats(h);
+        // Freed from the middle out, so that the slab is listed as partial first.
+        for (std::size_t i = first.size() / 2; i < first.size(); ++i)
+            tlsf_free(h, first[i]);
+        ASSERT_TRUE(InSlab(h.pools()[0], first[0])); // some objects still live
+        for (std::size_t i = 0; i < first.size() / 2; ++i)
+            tlsf_free(h, first[i]);
+        if (TLSF_STATS) {
+            EXPECT_EQ(Stats(h).used_bytes, before.used_bytes - first.size() * ObjectSpan(24));
+            EXPECT_EQ(Stats(h).live_blocks, second.size());
+        }
+        pool_t pool = h.pools()[0];
+        EXPECT_TRUE(FreeBlockCovers(pool, base, kSlab - 2 * Word())) << "the slab is still there";
+        EXPECT_TRUE(NothingUsedIn(pool, base, kSlab));
+        EXPECT_TRUE(InSlab(pool, next)); // the current slab stays
+        EXPECT_EQ(h.Errors(), 0);
+        for (void *p : second)
+            tlsf_free(h, p);
+        tlsf_cache_flush(h);
+        EXPECT_TRUE(OneFreeBlock(pool, kPool));
+        EXPECT_TRUE(h.log().events.empty());
     }
-    const std::uintptr_t base = SlabBase(first[0]);
-    const tlsf_stats_t before = Stats(h);
-    // Freed from the middle out, so that the slab is listed as partial first.
-    for (std::size_t i = first.size() / 2; i < first.size(); ++i)
-        tlsf_free(h, first[i]);
-    ASSERT_TRUE(InSlab(h.pools()[0], first[0])); // some objects still live
-    for (std::size_t i = 0; i < first.size() / 2; ++i)
-        tlsf_free(h, first[i]);
-    if (TLSF_STATS) {
-        EXPECT_EQ(Stats(h).used_bytes, before.used_bytes - first.size() * ObjectSpan(24));
-        EXPECT_EQ(Stats(h).live_blocks, second.size());
-    }
-    pool_t pool = h.pools()[0];
-    EXPECT_TRUE(FreeBlockCovers(pool, base, kSlab - 2 * Word())) << "the slab is still there";
-    EXPECT_TRUE(NothingUsedIn(pool, base, kSlab));
-    EXPECT_TRUE(InSlab(pool, next)); // the current slab stays
-    EXPECT_EQ(h.Errors(), 0);
-    for (void *p : second)
-        tlsf_free(h, p);
-    tlsf_cache_flush(h);
-    EXPECT_TRUE(OneFreeBlock(pool, kPool));
-    EXPECT_TRUE(h.log().events.empty());
 }
 
 // When the current slab is full, a slab with a freed object is made current before a new
-// one is cut: memory freed in any slab of a span serves that span again. (With the front
-// cache off, so that the free reaches the slab.)
+// one is cut: memory freed in any slab of a span serves that span again, whatever the front
+// cache's budget (a free reaches the slab).
 TEST(Slab, AFreedObjectOfAFullSlabIsUsedBeforeANewSlab) {
     if (!kSlabs) GTEST_SKIP() << "TLSF_SLABS == 0";
-    Heap h(kPool);
-    ASSERT_EQ(tlsf_cache_set_limit(h, 0), 0u);
-    ASSERT_EQ(tlsf_slabs_enable(h, kSlab), 0);
-    void *next = nullptr;
-    const std::vector<void *> first = FillOneSlab(h, 40, &next);
-    ASSERT_NE(next, nullptr);
-    ASSERT_GT(first.size(), 10u);
-    std::vector<void *> second = {next};
-    while (second.size() < first.size()) { // slabs of one span hold as many objects
-        second.push_back(tlsf_malloc(h, 40));
-        ASSERT_EQ(SlabBase(second.back()), SlabBase(next));
+    for (std::size_t budget : kBudgets) {
+        SCOPED_TRACE("cache budget " + std::to_string(budget));
+        Heap h(kPool);
+        ASSERT_EQ(tlsf_cache_set_limit(h, budget), budget);
+        ASSERT_EQ(tlsf_slabs_enable(h, kSlab), 0);
+        void *next = nullptr;
+        const std::vector<void *> first = FillOneSlab(h, 40, &next);
+        ASSERT_NE(next, nullptr);
+        ASSERT_GT(first.size(), 10u);
+        std::vector<void *> second = {next};
+        while (second.size() < first.size()) { // slabs of one span hold as many objects
+            second.push_back(tlsf_malloc(h, 40));
+            ASSERT_EQ(SlabBase(second.back()), SlabBase(next));
+        }
+        void *hole = first[5];
+        tlsf_free(h, hole);
+        EXPECT_EQ(tlsf_malloc(h, 40), hole);
+        void *third = tlsf_malloc(h, 40); // both full now: a new slab
+        ASSERT_NE(third, nullptr);
+        EXPECT_NE(SlabBase(third), SlabBase(first[0]));
+        EXPECT_NE(SlabBase(third), SlabBase(next));
+        EXPECT_EQ(h.Errors(), 0);
+        for (void *p : first)
+            tlsf_free(h, p);
+        for (void *p : second)
+            tlsf_free(h, p);
+        tlsf_free(h, third);
+        tlsf_cache_flush(h);
+        EXPECT_TRUE(OneFreeBlock(h.pools()[0], kPool));
+        EXPECT_TRUE(h.log().events.empty());
     }
-    void *hole = first[5];
-    tlsf_free(h, hole);
-    EXPECT_EQ(tlsf_malloc(h, 40), hole);
-    void *third = tlsf_malloc(h, 40); // both full now: a new slab
-    ASSERT_NE(third, nullptr);
-    EXPECT_NE(SlabBase(third), SlabBase(first[0]));
-    EXPECT_NE(SlabBase(third), SlabBase(next));
-    EXPECT_EQ(h.Errors(), 0);
-    for (void *p : first)
-        tlsf_free(h, p);
-    for (void *p : second)
-        tlsf_free(h, p);
-    tlsf_free(h, third);
-    tlsf_cache_flush(h);
-    EXPECT_TRUE(OneFreeBlock(h.pools()[0], kPool));
-    EXPECT_TRUE(h.log().events.empty());
 }
 
 // ---- The walk ------------------------------------------------------------------------------
