@@ -135,6 +135,26 @@ std::vector<void *> FillOneSlab(tlsf_t h, std::size_t bytes, void **next,
     return objects;
 }
 
+// Objects of malloc(bytes) filling one slab (*first, in allocation order), then `more` of
+// the next slab (*second, its first object first; as many as the first slab holds if
+// `more` is 0): fails unless both slabs are found and the first holds more than 10.
+::testing::AssertionResult FillSlabAndNext(tlsf_t h, std::size_t bytes, std::size_t more,
+                                           std::vector<void *> *first,
+                                           std::vector<void *> *second) {
+    void *next = nullptr;
+    *first = FillOneSlab(h, bytes, &next);
+    if (next == nullptr) return ::testing::AssertionFailure() << "no second slab";
+    if (first->size() <= 10u)
+        return ::testing::AssertionFailure() << "a slab of " << first->size() << " objects";
+    *second = {next};
+    const std::size_t want = more != 0 ? more : first->size();
+    while (second->size() < want) {
+        second->push_back(tlsf_malloc(h, bytes));
+        if (SlabBase(second->back()) != SlabBase(next))
+            return ::testing::AssertionFailure() << "object " << second->size() << " elsewhere";
+    }
+    return ::testing::AssertionSuccess();
+}
 // The front cache's budgets the tests run with: the default and none. The cache keeps no
 // object (slabs serve their spans first), so both must behave alike.
 const std::size_t kBudgets[] = {std::size_t{TLSF_CACHE_BYTES}, std::size_t{0}};
@@ -540,15 +560,9 @@ TEST(Slab, AnEmptiedSlabThatIsNotCurrentGoesBackAtOnce) {
         Heap h(kPool);
         ASSERT_EQ(tlsf_cache_set_limit(h, budget), budget);
         ASSERT_EQ(tlsf_slabs_enable(h, kSlab), 0);
-        void *next = nullptr;
-        const std::vector<void *> first = FillOneSlab(h, 24, &next);
-        ASSERT_NE(next, nullptr);
-        ASSERT_GT(first.size(), 10u);
-        std::vector<void *> second = {next};
-        for (int i = 0; i < 9; ++i) {
-            second.push_back(tlsf_malloc(h, 24));
-            ASSERT_EQ(SlabBase(second.back()), SlabBase(next));
-        }
+        std::vector<void *> first, second;
+        ASSERT_TRUE(FillSlabAndNext(h, 24, 10, &first, &second));
+        void *next = second[0];
         const std::uintptr_t base = SlabBase(first[0]);
         const tlsf_stats_t before = Stats(h);
         // Freed from the middle out, so that the slab is listed as partial first.
@@ -584,15 +598,9 @@ TEST(Slab, AFreedObjectOfAFullSlabIsUsedBeforeANewSlab) {
         Heap h(kPool);
         ASSERT_EQ(tlsf_cache_set_limit(h, budget), budget);
         ASSERT_EQ(tlsf_slabs_enable(h, kSlab), 0);
-        void *next = nullptr;
-        const std::vector<void *> first = FillOneSlab(h, 40, &next);
-        ASSERT_NE(next, nullptr);
-        ASSERT_GT(first.size(), 10u);
-        std::vector<void *> second = {next};
-        while (second.size() < first.size()) { // slabs of one span hold as many objects
-            second.push_back(tlsf_malloc(h, 40));
-            ASSERT_EQ(SlabBase(second.back()), SlabBase(next));
-        }
+        std::vector<void *> first, second; // slabs of one span hold as many objects
+        ASSERT_TRUE(FillSlabAndNext(h, 40, 0, &first, &second));
+        void *next = second[0];
         void *hole = first[5];
         tlsf_free(h, hole);
         EXPECT_EQ(tlsf_malloc(h, 40), hole);
@@ -601,14 +609,10 @@ TEST(Slab, AFreedObjectOfAFullSlabIsUsedBeforeANewSlab) {
         EXPECT_NE(SlabBase(third), SlabBase(first[0]));
         EXPECT_NE(SlabBase(third), SlabBase(next));
         EXPECT_EQ(h.Errors(), 0);
-        for (void *p : first)
-            tlsf_free(h, p);
-        for (void *p : second)
-            tlsf_free(h, p);
-        tlsf_free(h, third);
-        tlsf_cache_flush(h);
-        EXPECT_TRUE(OneFreeBlock(h.pools()[0], kPool));
-        EXPECT_TRUE(h.log().events.empty());
+        std::vector<void *> all = first;
+        all.insert(all.end(), second.begin(), second.end());
+        all.push_back(third);
+        EXPECT_TRUE(FreedToOneBlock(h, all, kPool));
     }
 }
 
