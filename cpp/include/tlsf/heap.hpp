@@ -551,9 +551,10 @@ class heap {
     // of `slab_bytes` bytes (tlsf_slabs_enable in tlsf.h: a power of two from 4 to 64 KiB,
     // or 0 for none). Their frees never merge, which makes node containers (std::list,
     // std::map) much faster, at the price of memory a full fixed heap cannot use for other
-    // sizes. Applies to the current control structure and to one created later. False if
-    // the size is refused, or slabs are not built (TLSF_SLABS 0, as on 32-bit targets); 0
-    // always succeeds.
+    // sizes; slabs serve their requests before the front cache, which is flushed when they
+    // are switched on. Applies to the current control structure and to one created later.
+    // False if the size is refused, or slabs are not built (TLSF_SLABS 0, as on 32-bit
+    // targets); 0 always succeeds.
     bool set_slabs(std::size_t slab_bytes) noexcept {
         detail::scoped_lock guard{lock_};
         const bool valid = slab_bytes == 0 || (TLSF_SLABS && slab_bytes >= TLSF_SLAB_BYTES_MIN &&
