@@ -43,11 +43,11 @@
  * pass over the CACHE_CLASSES stack tops.
  *
  * Below: the integrity checks and the size classes; the merge of a drained block is the
- * caller's (cache_drain_with). The door, from above: tlsf_alloc.c
- * calls cache_take at the top of malloc, cache_span, cache_takes and cache_put in free, the
- * stale notes (cache_stale_after_miss, cache_stale_after_refusal), and instantiates the
- * drain (tlsfi_cache_drain) for a request the lists cannot serve; tlsf_configure.c sets the
- * budget and flushes; none of them knows this layout.
+ * caller's (cache_drain_with). The door, from above: tlsf_alloc.c calls cache_take at the
+ * top of malloc (after the slabs, on a heap with them), cache_span, cache_takes and
+ * cache_put in free, the stale notes (cache_stale_after_miss, cache_stale_after_refusal),
+ * and instantiates the drain (tlsfi_cache_drain) for a request the lists cannot serve;
+ * tlsf_configure.c sets the budget and flushes; none of them knows this layout.
  */
 #ifndef TLSF_CACHE_H
 #define TLSF_CACHE_H
@@ -162,8 +162,8 @@ static inline TLSF_NO_ASAN int cache_damaged_after_miss(tlsf_t heap, size_t span
 #endif
 }
 
-/* The flags a cacheable size word may carry (see the top of this file): BLOCK_PREV_FREE and
- * BLOCK_SLAB only where the seal shares the word. */
+/* The flag a cacheable size word may carry (see the top of this file): BLOCK_PREV_FREE,
+ * only where the seal shares the word. */
 #if TLSF_SEAL_IN_WORD
 #define CACHE_PREV_FREE BLOCK_PREV_FREE
 #else
@@ -312,8 +312,8 @@ static inline TLSF_NO_ASAN int cached_header_sound(tlsf_t heap, block_t *block, 
  * The drain: give every cached block back, a block to the lists with `release` (the
  * merging of an ordinary free, which the caller places: the front end passes its own
  * out-of-line instance, tlsfi_cache_drain). The cached blocks left the statistics and the
- * tools when they were freed, so only the lists change. Returns 1 if there was a block, 0 if the
- * cache was empty.
+ * tools when they were freed, so only the lists change. Returns 1 if there was a block, 0
+ * if the cache was empty.
  *
  * The one loop of the real-time paths, bounded by design: it visits CACHE_CLASSES stack
  * tops and gives back at most limit / (2 * MIN_SPAN) blocks (the budget over the smallest
