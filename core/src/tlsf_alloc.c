@@ -261,7 +261,7 @@ static TLSF_ALWAYS_INLINE TLSF_NO_ASAN void *malloc_unslabbed(tlsf_t heap, size_
  * the list paths are (TLSF_LIST_PATH): the pop in tlsf_malloc then saves no registers, and
  * neither does the hand-out of a fresh object here, which calls nothing. (On x86-64 a
  * malloc that pops runs 36 instructions, 44 with the fresh object's hand-out inline beside
- * the pop; one that takes a fresh object 82 instead of 77: the pop is the common case.)
+ * the pop: the pop is the common case.)
  * The second step makes another slab current (slab_malloc) or, if no slab can be had,
  * serves the request as a heap without slabs would.
  */
@@ -358,20 +358,57 @@ static inline TLSF_NO_ASAN int slab_check(tlsf_t heap, const void *ptr, size_t w
     return 0;
 }
 
-/* free's slab path: the object goes on its slab's free list (the cache takes no object).
- * A tag without SLAB_MISUSE_FLAGS passes every test of free_check_word and slab_check but
- * the neighbour's (free_check_push), so only that one runs then. */
-static inline TLSF_NO_ASAN void free_slab_object(tlsf_t heap, void *ptr, size_t word) {
-    int sound = TLSF_CHECKS >= 1 && (word & SLAB_MISUSE_FLAGS) != 0
-                    ? free_check_word(heap, ptr, word) && slab_check(heap, ptr, word)
-                    : free_check_push(heap, ptr, word);
-    if (sound) slab_free(heap, ptr, word);
+/* free of a slab object whose tag `word` has a SLAB_MISUSE_FLAGS bit (a second free, or
+ * the pointer of a slab's own block): every check, in block_misuse's order, and
+ * slab_check's. */
+static TLSF_NOINLINE TLSF_NO_ASAN void free_object_misused(tlsf_t heap, void *ptr, size_t word) {
+    if (block_check_in_use(heap, ptr) && slab_check(heap, ptr, word)) slab_free(heap, ptr, word);
+}
+
+/* free of a slab object whose tag is intact and not followed by another object's tag: the
+ * slab's top object (the header after the slab follows), or one whose next tag an
+ * overflow reached. The full check of the header after it. */
+static TLSF_NOINLINE TLSF_NO_ASAN void free_object_checking_next(tlsf_t heap, void *ptr,
+                                                                 size_t word) {
+    block_t *block = block_from_ptr(ptr);
+    if (misuse_reported(heap, neighbour_misuse(heap, block, word, HEADER_OF_ANY), ptr))
+        slab_free(heap, ptr, word);
+}
+
+/*
+ * free of `ptr`, whose header word `word` says it is a slab object: the object goes on its
+ * slab's free list (the cache takes no object). The word is not trusted until its seal is
+ * checked. A tag without SLAB_MISUSE_FLAGS is an object's, sealed at its slab's site, and
+ * passes every test of free_check_word and slab_check but the next header's, which is a
+ * comparison when the next object's tag is there (slab_next_is_sibling). The rarer cases
+ * run out of line, reached by tail calls, as this function is from tlsf_free: so that none
+ * of these paths saves a register for another.
+ */
+static TLSF_LIST_PATH TLSF_NO_ASAN void free_object(tlsf_t heap, void *ptr, size_t word) {
+    if (TLSF_CHECKS >= 1 && (word & SLAB_MISUSE_FLAGS) != 0) {
+        free_object_misused(heap, ptr, word);
+    } else if (!slab_tag_intact(heap, block_from_ptr(ptr))) {
+        tlsfi_report(heap, MISUSE_UNSEALED, ptr);
+    } else if (!slab_next_is_sibling(ptr, word)) {
+        free_object_checking_next(heap, ptr, word);
+    } else {
+        slab_free(heap, ptr, word);
+    }
 }
 #endif
 
 TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
     size_t word, span, left;
-    if (ptr == NULL || !heap_usable(heap) || !free_check_pointer(heap, ptr)) return;
+    if (ptr == NULL || !heap_usable(heap)) return;
+#if TLSF_SLABS
+    /* Objects first, before the cache's tests, which would only refuse them. */
+    if (((uintptr_t)ptr & (TLSF_ALIGN - 1)) == 0 &&
+        slab_object(word = *slot_size(block_from_ptr(ptr)))) {
+        free_object(heap, ptr, word);
+        return;
+    }
+#endif
+    if (!free_check_pointer(heap, ptr)) return;
     word = *slot_size(block_from_ptr(ptr));
     span = cache_span(word);
     if (cache_takes(heap, word, span, &left)) {
@@ -383,13 +420,6 @@ TLSF_NO_ASAN void tlsf_free(tlsf_t heap, void *ptr) {
         stats_on_free(heap, span);
         return;
     }
-#if TLSF_SLABS
-    /* (The cache refuses objects: its mask holds no BLOCK_SLAB.) */
-    if (slab_object(word)) {
-        free_slab_object(heap, ptr, word);
-        return;
-    }
-#endif
     free_to_lists(heap, ptr, word);
 }
 

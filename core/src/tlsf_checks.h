@@ -34,20 +34,35 @@
 #define BLOCK_GIVEN_BACK ((size_t)BLOCK_FREE)
 #endif
 
+/*
+ * What a checked header may be: a block's, or also a slab object's tag, which is sealed at
+ * its slab's site (tlsf_seal.h). A pointer from the user may be either, and so may the
+ * header after an object; free's paths know that a word they hold is no object's (objects
+ * went their own way first) and check the block's own site only, without testing the word
+ * for it. Without slabs the two are the same.
+ */
+enum header_kind { HEADER_OF_BLOCK, HEADER_OF_ANY };
+
+static inline TLSF_NO_ASAN int header_check(tlsf_t heap, block_t *block, enum header_kind kind) {
+    return kind == HEADER_OF_ANY ? header_intact(heap, block) : block_header_intact(heap, block);
+}
+
 /* The parts of block_misuse, which free takes in another order (free_check_pointer below). */
 
 /* Why `ptr` cannot be a live block's user pointer: misaligned, or (TLSF_CHECKS 2) its header
  * does not carry this heap's seal for its address. TLSF_ERROR_NONE if it can be. */
-static inline TLSF_NO_ASAN tlsf_error_t pointer_misuse(tlsf_t heap, const void *ptr) {
+static inline TLSF_NO_ASAN tlsf_error_t pointer_misuse(tlsf_t heap, const void *ptr,
+                                                       enum header_kind kind) {
 #if TLSF_CHECKS >= 1
     if ((uintptr_t)ptr & (TLSF_ALIGN - 1)) return TLSF_ERROR_BAD_POINTER;
 #if TLSF_CHECKS >= 2
-    if (!block_header_intact(heap, block_from_ptr(ptr))) return MISUSE_UNSEALED;
+    if (!header_check(heap, block_from_ptr(ptr), kind)) return MISUSE_UNSEALED;
 #endif
 #else
     (void)ptr;
 #endif
     (void)heap;
+    (void)kind;
     return TLSF_ERROR_NONE;
 }
 
@@ -56,26 +71,33 @@ static inline TLSF_NO_ASAN tlsf_error_t pointer_misuse(tlsf_t heap, const void *
  * (TLSF_CHECKS 2): a span below the smallest block's is the sentinel's (a bad pointer), and
  * the next header must carry its seal (else a corrupt block: what a write past this block's
  * end does). TLSF_ERROR_NONE if it is. */
-static inline TLSF_NO_ASAN tlsf_error_t neighbour_misuse(tlsf_t heap, block_t *block, size_t word) {
+static inline TLSF_NO_ASAN tlsf_error_t neighbour_misuse(tlsf_t heap, block_t *block, size_t word,
+                                                         enum header_kind kind) {
 #if TLSF_CHECKS >= 2
+    /* A block's next header is a block's; an object's is another object's tag, or the
+     * header after its slab. */
+    enum header_kind next_kind =
+        kind == HEADER_OF_ANY && sealed_per_slab(word) ? HEADER_OF_ANY : HEADER_OF_BLOCK;
     if (word_span(word) < MIN_SPAN) return TLSF_ERROR_BAD_POINTER;
-    if (!block_header_intact(heap, block_at(block, word_span(word))))
+    if (!header_check(heap, block_at(block, word_span(word)), next_kind))
         return TLSF_ERROR_CORRUPT_BLOCK;
 #else
     (void)heap;
     (void)block;
     (void)word;
+    (void)kind;
 #endif
     return TLSF_ERROR_NONE;
 }
 
 /* Why the block `block` with the vouched-for size word `word` is not the user's: already
  * free or parked (a double free), or neighbour_misuse. TLSF_ERROR_NONE if it is. */
-static inline TLSF_NO_ASAN tlsf_error_t word_misuse(tlsf_t heap, block_t *block, size_t word) {
+static inline TLSF_NO_ASAN tlsf_error_t word_misuse(tlsf_t heap, block_t *block, size_t word,
+                                                    enum header_kind kind) {
 #if TLSF_CHECKS >= 1
     if (word & BLOCK_GIVEN_BACK) return TLSF_ERROR_DOUBLE_FREE;
 #endif
-    return neighbour_misuse(heap, block, word);
+    return neighbour_misuse(heap, block, word, kind);
 }
 
 /* Why `ptr` is not a live block of `heap` with an intact next block, or TLSF_ERROR_NONE.
@@ -89,10 +111,10 @@ static inline TLSF_NO_ASAN tlsf_error_t block_misuse(tlsf_t heap, const void *pt
     size_t word;
     if ((uintptr_t)ptr & (TLSF_ALIGN - 1)) return TLSF_ERROR_BAD_POINTER;
 #if TLSF_CHECKS >= 2
-    if (!block_header_intact(heap, block)) return MISUSE_UNSEALED;
+    if (!header_intact(heap, block)) return MISUSE_UNSEALED;
 #endif
     word = *slot_size(block);
-    return word_misuse(heap, block, word);
+    return word_misuse(heap, block, word, HEADER_OF_ANY);
 #else
     (void)heap;
     (void)ptr;
@@ -122,7 +144,9 @@ static inline TLSF_NO_ASAN int block_check_in_use(tlsf_t heap, const void *ptr) 
  * header is vouched for) and the next header (free_check_push). A block the cache refuses
  * gets the rest on its way to the lists or its slab (free_check_word). Without the cache
  * every check comes first. Each returns 1 if free may go on; otherwise the handler hears
- * why and 0 is returned. The reasons reported are block_misuse's, in its order.
+ * why and 0 is returned. The reasons reported are block_misuse's, in its order. They
+ * check headers as blocks' (HEADER_OF_BLOCK): free sends slab objects their own way
+ * first (tlsf_alloc.c, free_object).
  */
 static inline TLSF_NO_ASAN int free_check_pointer(tlsf_t heap, const void *ptr) {
 #if TLSF_CHECKS == 1 && TLSF_CACHE
@@ -130,14 +154,15 @@ static inline TLSF_NO_ASAN int free_check_pointer(tlsf_t heap, const void *ptr) 
     tlsfi_report(heap, TLSF_ERROR_BAD_POINTER, ptr);
     return 0;
 #elif TLSF_CACHE
-    return misuse_reported(heap, pointer_misuse(heap, ptr), ptr);
+    return misuse_reported(heap, pointer_misuse(heap, ptr, HEADER_OF_BLOCK), ptr);
 #else
     return block_check_in_use(heap, ptr);
 #endif
 }
 
 static inline TLSF_NO_ASAN int free_check_push(tlsf_t heap, const void *ptr, size_t word) {
-    return misuse_reported(heap, neighbour_misuse(heap, block_from_ptr(ptr), word), ptr);
+    return misuse_reported(heap, neighbour_misuse(heap, block_from_ptr(ptr), word, HEADER_OF_BLOCK),
+                           ptr);
 }
 
 static inline TLSF_NO_ASAN int free_check_word(tlsf_t heap, const void *ptr, size_t word) {
@@ -146,7 +171,8 @@ static inline TLSF_NO_ASAN int free_check_word(tlsf_t heap, const void *ptr, siz
     tlsfi_report(heap, TLSF_ERROR_DOUBLE_FREE, ptr);
     return 0;
 #elif TLSF_CACHE
-    return misuse_reported(heap, word_misuse(heap, block_from_ptr(ptr), word), ptr);
+    return misuse_reported(heap, word_misuse(heap, block_from_ptr(ptr), word, HEADER_OF_BLOCK),
+                           ptr);
 #else
     (void)heap;
     (void)ptr;

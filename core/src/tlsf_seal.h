@@ -34,13 +34,13 @@
  * the key is the multiplier, without it no one can compute which headers a copy to another
  * address would need. (One multiply by a value the heap holds: no key to mix in first.)
  *
- * Strength (the promise of tlsf.h): a header this heap did not write for this address -
- * a pointer into another heap (or an earlier heap in the same memory, whose key differs,
- * tlsf_create), into the middle of a block, to memory no heap wrote, a header changed by an
- * overflow or copied elsewhere - passes only if the seal collides: with probability about
- * 2^-(SEAL_BITS) (2^-27 with the seal in a 64-bit word) or 2^-32 with a seal word, for a
- * program that does not know the key. A deliberate attacker who can read the heap's
- * memory can learn the key and forge headers: the seal detects bugs and makes blind
+ * Strength (the promise of tlsf.h): a header this heap did not write for this address (for
+ * a slab object's tag: for this slab, seal_site below) - a pointer into another heap (or an earlier
+ * heap in the same memory, whose key differs, tlsf_create), into the middle of a block, to memory
+ * no heap wrote, a header changed by an overflow or copied elsewhere - passes only if the seal
+ * collides: with probability about 2^-(SEAL_BITS) (2^-27 with the seal in a 64-bit word) or 2^-32
+ * with a seal word, for a program that does not know the key. A deliberate attacker who can read
+ * the heap's memory can learn the key and forge headers: the seal detects bugs and makes blind
  * corruption fail, it is no defence against an attacker with a read primitive.
  */
 #if TLSF_PTR_BITS == 64
@@ -52,12 +52,31 @@
 #endif
 #define SEAL_EXEMPT ((size_t)BLOCK_PARKED)
 
-#if TLSF_CHECKS >= 2
-/* The address part of every seal of `block`: its address times the key. */
-static inline TLSF_NO_ASAN size_t seal_address(tlsf_t heap, block_t *block) {
-    return (size_t)(uintptr_t)block * heap->seal_key;
+/*
+ * The site a seal binds a header to: the block's own address, except for a slab object's
+ * tag (a carved word without BLOCK_ALIGNED, which the slab's own header has), which is
+ * bound to its slab: the start of the region of heap->slabs.bytes (a power of two, fixed
+ * while any slab exists) its user pointer lies in. Every object of a slab thus has the
+ * same sealed tag, so that a fresh object's tag is a copy and the tag after an object is
+ * checked by a comparison (tlsf_slab.h). What the seal still tells apart: a tag in another
+ * slab or another heap, a tag changed by an overflow, a word no heap wrote; a copy of this
+ * slab's tag at another place in it is a tag (the user never sees one, and objects lie at
+ * fixed places in their slab).
+ */
+static inline TLSF_NO_ASAN int sealed_per_slab(size_t word) {
+    return TLSF_SLABS && (word & (BLOCK_CARVED | BLOCK_ALIGNED)) == BLOCK_CARVED;
 }
+static inline TLSF_NO_ASAN uintptr_t slab_site(tlsf_t heap, block_t *block) {
+#if TLSF_SLABS
+    return ((uintptr_t)block + HEADER_SIZE) & ~(uintptr_t)(heap->slabs.bytes - 1);
+#else
+    (void)heap;
+    return (uintptr_t)block;
 #endif
+}
+static inline TLSF_NO_ASAN uintptr_t seal_site(tlsf_t heap, block_t *block, size_t word) {
+    return sealed_per_slab(word) ? slab_site(heap, block) : (uintptr_t)block;
+}
 
 #if TLSF_SEAL_IN_WORD
 /*
@@ -68,34 +87,59 @@ static inline TLSF_NO_ASAN size_t seal_address(tlsf_t heap, block_t *block) {
  */
 #define SEAL_SHIFT (TLSF_MAX_BLOCK_LOG2 + 1) /* the seal's lowest bit */
 #define SEAL_BITS (TLSF_PTR_BITS - SEAL_SHIFT)
-/* The hash whose top SEAL_BITS bits are the seal of `word` for `block`. */
-static inline TLSF_NO_ASAN size_t seal_hash(tlsf_t heap, block_t *block, size_t word) {
+/* The hash whose top SEAL_BITS bits are the seal of `word` at `site`. */
+static inline TLSF_NO_ASAN size_t seal_hash(tlsf_t heap, uintptr_t site, size_t word) {
     size_t sealed_low = word << (TLSF_PTR_BITS - TLSF_MAX_BLOCK_LOG2);
-    return (seal_address(heap, block) ^ sealed_low) * SEAL_MULTIPLIER;
+    return ((size_t)site * heap->seal_key ^ sealed_low) * SEAL_MULTIPLIER;
+}
+/* The seal of `word` at `site`, and of `word` as the header of `block`. */
+static inline TLSF_NO_ASAN size_t seal_at(tlsf_t heap, uintptr_t site, size_t word) {
+    return seal_hash(heap, site, word) >> SEAL_SHIFT;
 }
 static inline TLSF_NO_ASAN size_t seal_of(tlsf_t heap, block_t *block, size_t word) {
-    return seal_hash(heap, block, word) >> SEAL_SHIFT;
+    return seal_at(heap, seal_site(heap, block, word), word);
+}
+/* Does the header of `block` carry the seal of its word at `site`? */
+static inline TLSF_NO_ASAN int header_sealed_at(tlsf_t heap, block_t *block, uintptr_t site) {
+    /* The hash and the word agree in their top bits: one xor and one shift to compare. */
+    size_t word = *slot_size(block);
+    return ((seal_hash(heap, site, word) ^ word) >> SEAL_SHIFT) == 0;
 }
 #elif TLSF_CHECKS >= 2
-/* The seal word of the size word `word`. */
+/* The seal word of the size word `word` at `site`, and of `word` as the header of `block`. */
+static inline TLSF_NO_ASAN size_t seal_at(tlsf_t heap, uintptr_t site, size_t word) {
+    return ((size_t)site * heap->seal_key ^ (word & ~SEAL_EXEMPT)) * SEAL_MULTIPLIER;
+}
 static inline TLSF_NO_ASAN size_t seal_of(tlsf_t heap, block_t *block, size_t word) {
-    return (seal_address(heap, block) ^ (word & ~SEAL_EXEMPT)) * SEAL_MULTIPLIER;
+    return seal_at(heap, seal_site(heap, block, word), word);
+}
+/* Does the header of `block` carry the seal of its word at `site`? */
+static inline TLSF_NO_ASAN int header_sealed_at(tlsf_t heap, block_t *block, uintptr_t site) {
+    return *slot_seal(block) == seal_at(heap, site, *slot_size(block));
 }
 #endif
 
-/* Write a block's size word: span and flags (any seal bits in `word` are dropped), sealed
- * in checked builds. */
-static inline TLSF_NO_ASAN void block_set_word(tlsf_t heap, block_t *block, size_t word) {
+/* Write the size word of the header of `block`: span and flags (any seal bits in `word` are
+ * dropped), sealed at `site` in checked builds. */
+static inline TLSF_NO_ASAN void header_set_word(tlsf_t heap, block_t *block, size_t word,
+                                                uintptr_t site) {
 #if TLSF_SEAL_IN_WORD
     size_t low = word & WORD_LOW_MASK;
-    *slot_size(block) = low | (seal_of(heap, block, low) << SEAL_SHIFT);
+    *slot_size(block) = low | (seal_at(heap, site, low) << SEAL_SHIFT);
 #elif TLSF_CHECKS >= 2
     *slot_size(block) = word;
-    *slot_seal(block) = seal_of(heap, block, word);
+    *slot_seal(block) = seal_at(heap, site, word);
 #else
     (void)heap;
+    (void)site;
     *slot_size(block) = word;
 #endif
+}
+
+/* Write a block's size word (not a slab object's tag: tlsf_slab.h writes those), sealed at
+ * the block's own address. */
+static inline TLSF_NO_ASAN void block_set_word(tlsf_t heap, block_t *block, size_t word) {
+    header_set_word(heap, block, word, (uintptr_t)block);
 }
 
 /* Change only the flags of SEAL_EXEMPT in a size word: `word` is the word as read from the
@@ -213,14 +257,24 @@ static inline TLSF_NO_ASAN void block_set_prev_free(tlsf_t heap, block_t *block,
 #endif
 }
 
-/* Does the block's header hold what this heap wrote? Always true below TLSF_CHECKS 2. */
+/* Does the header of `block` hold what this heap wrote there for a block (not a slab
+ * object: an object's tag fails this test, see header_intact)? Always true below
+ * TLSF_CHECKS 2. */
 static inline TLSF_NO_ASAN int block_header_intact(tlsf_t heap, block_t *block) {
-#if TLSF_SEAL_IN_WORD
-    /* The hash and the word agree in their top bits: one xor and one shift to compare. */
-    size_t word = *slot_size(block);
-    return ((seal_hash(heap, block, word) ^ word) >> SEAL_SHIFT) == 0;
-#elif TLSF_CHECKS >= 2
-    return *slot_seal(block) == seal_of(heap, block, *slot_size(block));
+#if TLSF_CHECKS >= 2
+    return header_sealed_at(heap, block, (uintptr_t)block);
+#else
+    (void)heap;
+    (void)block;
+    return 1;
+#endif
+}
+
+/* Does the header of `block` hold what this heap wrote, a block's or a slab object's? For
+ * a pointer a user hands in, and the header after an object. */
+static inline TLSF_NO_ASAN int header_intact(tlsf_t heap, block_t *block) {
+#if TLSF_CHECKS >= 2
+    return header_sealed_at(heap, block, seal_site(heap, block, *slot_size(block)));
 #else
     (void)heap;
     (void)block;

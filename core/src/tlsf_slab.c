@@ -34,7 +34,7 @@ static TLSF_NO_ASAN struct tlsf_slab *slab_create(tlsf_t heap, size_t span) {
      * was too small to split off; then the word at `end` is inside it, and gets a sealed
      * word for the top object's check of its next header. */
     if (word_span(*slot_size(block)) != bytes)
-        block_set_word(heap, block_from_ptr(end + TLSF_WORD), MIN_SPAN | BLOCK_SLAB);
+        slab_set_tag(heap, block_from_ptr(end + TLSF_WORD), MIN_SPAN | BLOCK_SLAB);
     block_set_word(heap, block, (*slot_size(block) & WORD_LOW_MASK) | BLOCK_SLAB);
     heap->slabs.count++;
     valgrind_undefined(slab, sizeof *slab); /* the state is the heap's; objects stay unseen */
@@ -48,7 +48,9 @@ static TLSF_NO_ASAN struct tlsf_slab *slab_create(tlsf_t heap, size_t span) {
     slab->span = span;
     slab->next = slab->prev = NULL;
     slab->held = 0;
-    slab_seal_next(heap, slab);
+    block = block_from_ptr(slab->fresh + TLSF_WORD);
+    slab_set_tag(heap, block, span | BLOCK_SLAB | SLAB_FREED);
+    slab->fresh_tag = *slot_size(block);
     return slab;
 }
 

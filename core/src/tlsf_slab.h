@@ -24,20 +24,27 @@
  * word the slab writes there). An object thus looks to the rest of the heap like a block of
  * its span in use: its header word is where a block's size word would be, and the next
  * object's tag (or that following size word) is where the next block's would be. So the
- * misuse checks of tlsf_checks.h work on objects unchanged (seal, double free, the next
- * header intact), tlsf_block_size and tlsf_usable_size read the usable bytes (span - one
- * word) from the tag, and the tools hear of objects as of blocks (block_hand_out,
- * memory_given_back). Objects are handed out in address order, and each hand-out seals
- * the tag of the next fresh object (slab_seal_next), so the object after a handed-out one
- * always has a tag to check.
+ * misuse checks of tlsf_checks.h work on objects (seal, double free, the next header
+ * intact; a header they check may be an object's, HEADER_OF_ANY), tlsf_block_size and
+ * tlsf_usable_size read the usable bytes (span - one word) from the tag, and the tools
+ * hear of objects as of blocks (block_hand_out, memory_given_back). Objects are handed
+ * out in address order, and each hand-out writes the tag of the next fresh object
+ * (slab_seal_next), so the object after a handed-out one always has a tag to check.
+ *
+ * Tags are sealed at the slab's site, not at their own addresses (tlsf_seal.h, seal_site),
+ * so all the objects of a slab have one tag, SLAB_FREED aside: the slab keeps it
+ * (fresh_tag, with SLAB_FREED) and a hand-out copies it to the next fresh object, a
+ * fresh object's hand-out compares its tag with it, and a free compares the tag after
+ * the object with its own (slab_next_is_sibling) - plain loads and stores, where a seal
+ * costs two multiplies. Only after the top object is the next header's seal computed.
  *
  * Invariants (checked by tlsf_check and tlsf_check_pool):
- *   - an object's tag is its span | BLOCK_SLAB, sealed as a size word, with SLAB_FREED
- *     once freed (below); a slab's objects all have its span, a multiple of TLSF_ALIGN in
- *     [MIN_SPAN, SLAB_SPAN_MAX];
+ *   - an object's tag is its span | BLOCK_SLAB sealed at the slab's site, with SLAB_FREED
+ *     once freed (below): fresh_tag, with or without SLAB_FREED; a slab's objects all have
+ *     its span, a multiple of TLSF_ALIGN in [MIN_SPAN, SLAB_SPAN_MAX];
  *   - a slab's free list holds exactly its freed objects (linked through their first user
  *     word); `live` counts the others it handed out; the objects from `floor` up to
- *     `fresh` have been handed out, and unless `fresh` is `end` its tag is sealed, as a
+ *     `fresh` have been handed out, and unless `fresh` is `end` its tag is fresh_tag, a
  *     freed object's;
  *   - slabs.current[i] is the slab objects of span i * TLSF_ALIGN are cut from (or NULL);
  *     slabs.partial[i] lists the other slabs of that span that have a free object; a slab
@@ -110,6 +117,7 @@ struct tlsf_slab {
     size_t span;                   /* every object's span */
     struct tlsf_slab *next, *prev; /* links in slabs.partial[span / TLSF_ALIGN] */
     size_t held;                   /* 1 when current or listed */
+    size_t fresh_tag;              /* the sealed tag of a fresh object (every one's the same) */
 };
 
 /*
@@ -132,12 +140,11 @@ static inline TLSF_NO_ASAN struct tlsf_slab *slab_of(tlsf_t heap, const void *pt
     return (struct tlsf_slab *)(uintptr_t)((uintptr_t)ptr & ~(uintptr_t)(heap->slabs.bytes - 1));
 }
 
-/* Write the sealed tag of the slab's next fresh object, as a freed object's: the object
- * before it, now handed out, has a next header to check, and a free of the fresh one is
- * refused as a double free. */
-static inline TLSF_NO_ASAN void slab_seal_next(tlsf_t heap, struct tlsf_slab *slab) {
-    block_set_word(heap, block_from_ptr(slab->fresh + TLSF_WORD),
-                   slab->span | BLOCK_SLAB | SLAB_FREED);
+/* Write the tag of the slab's next fresh object, as a freed object's (a copy of fresh_tag):
+ * the object before it, now handed out, has a next header to check, and a free of the
+ * fresh one is refused as a double free. */
+static inline TLSF_NO_ASAN void slab_seal_next(struct tlsf_slab *slab) {
+    *slot_size(block_from_ptr(slab->fresh + TLSF_WORD)) = slab->fresh_tag;
 }
 
 /* The slow half of slab_malloc (tlsfi_slab_refill, tlsf_slab.c): make another slab, one
@@ -159,6 +166,35 @@ static inline TLSF_NO_ASAN int slab_serves(tlsf_t heap, size_t bytes) {
 #endif
 }
 
+#if TLSF_SLABS
+/* Write the tag `word` of the object `block` (or the word after a slab's top object),
+ * sealed at its slab's site (tlsf_seal.h). */
+static inline TLSF_NO_ASAN void slab_set_tag(tlsf_t heap, block_t *block, size_t word) {
+    header_set_word(heap, block, word, slab_site(heap, block));
+}
+
+/* Does the object `block`'s tag carry its slab's seal (always, below TLSF_CHECKS 2)? The
+ * exact test of an object's tag, where block_header_intact tries the block's own address
+ * first. */
+static inline TLSF_NO_ASAN int slab_tag_intact(tlsf_t heap, block_t *block) {
+#if TLSF_CHECKS >= 2
+    return header_sealed_at(heap, block, slab_site(heap, block));
+#else
+    (void)heap;
+    (void)block;
+    return 1;
+#endif
+}
+
+/* Is the header after the object `ptr`, whose tag `word` is intact, the tag of another
+ * object of its slab, in use or freed? It is then intact as well: every object of a slab
+ * has the same sealed tag, SLAB_FREED aside (the seal binds it to the slab, tlsf_seal.h). */
+static inline TLSF_NO_ASAN int slab_next_is_sibling(const void *ptr, size_t word) {
+    size_t next = *slot_size(block_at(block_from_ptr(ptr), word_span(word)));
+    return ((next ^ word) & ~(size_t)SLAB_FREED) == 0;
+}
+#endif
+
 /* Is the size word `word` (of a block in use) a slab object's, or a slab's? */
 static inline TLSF_NO_ASAN int slab_object(size_t word) {
 #if TLSF_SLABS
@@ -173,7 +209,7 @@ static inline TLSF_NO_ASAN int slab_object(size_t word) {
 /* Why the pop of the freed object `block` found its link unsound: its tag lost its seal (a
  * corrupt block), or the link itself was damaged (a corrupt list). */
 static inline TLSF_NO_ASAN tlsf_error_t slab_pop_damage(tlsf_t heap, block_t *block) {
-    return block_header_intact(heap, block) ? TLSF_ERROR_CORRUPT_LIST : TLSF_ERROR_CORRUPT_BLOCK;
+    return slab_tag_intact(heap, block) ? TLSF_ERROR_CORRUPT_LIST : TLSF_ERROR_CORRUPT_BLOCK;
 }
 
 /* The object `block` of slab `slab` (span `span`), popped or fresh, handed out: its tag
@@ -206,20 +242,19 @@ static inline TLSF_NO_ASAN void *slab_pop(tlsf_t heap, size_t span) {
 
 /* malloc's next step when slab_pop found nothing: the next fresh object of the span's
  * current slab if it has one and no freed object, in use; NULL otherwise, or if that
- * object's tag lost its seal (slab_malloc, which the caller tries next, reports that).
- * Its tag was sealed, as a freed object's, when the one before it was handed out
+ * object's tag is not fresh_tag (slab_malloc, which the caller tries next, reports that).
+ * Its tag was written, as a freed object's, when the one before it was handed out
  * (slab_seal_next); an overflow from that one may have reached it since, so with
- * TLSF_CHECKS 2 the seal is checked (fresh objects are handed out once per slab; the pop
- * of a freed one checks its tag with its link). The next one's tag is sealed now. It
- * calls nothing either. */
+ * TLSF_CHECKS 2 it is compared (the pop of a freed one checks its tag with its link). The
+ * next one's tag is written now. It calls nothing either. */
 static inline TLSF_NO_ASAN void *slab_take_fresh(tlsf_t heap, size_t span) {
     struct tlsf_slab *slab = heap->slabs.current[span >> TLSF_ALIGN_LOG2];
     block_t *block;
     if (slab == NULL || slab->free != NULL || slab->fresh == slab->end) return NULL;
     block = block_from_ptr(slab->fresh + TLSF_WORD);
-    if (!block_header_intact(heap, block)) return NULL;
+    if (TLSF_CHECKS >= 2 && *slot_size(block) != slab->fresh_tag) return NULL;
     slab->fresh += span;
-    if (slab->fresh != slab->end) slab_seal_next(heap, slab);
+    if (slab->fresh != slab->end) slab_seal_next(slab);
     return slab_hand_out(heap, slab, block, span);
 }
 

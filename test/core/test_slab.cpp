@@ -956,6 +956,94 @@ TEST(Slab, AnOverflowIntoTheNextHeaderIsReported) {
     EXPECT_TRUE(OneFreeBlock(h.pools()[0], kPool));
 }
 
+namespace {
+
+// The word before an object: its tag.
+std::size_t TagOf(const void *object) {
+    std::size_t tag;
+    std::memcpy(&tag, static_cast<const unsigned char *>(object) - Word(), sizeof tag);
+    return tag;
+}
+
+void SetTagOf(void *object, std::size_t tag) {
+    std::memcpy(static_cast<unsigned char *>(object) - Word(), &tag, sizeof tag);
+}
+
+} // namespace
+
+// Tags are sealed at their slab's site (tlsf_seal.h): every object of a slab has the same
+// tag, which a free changes in one flag only, and the objects of another slab of the same
+// span have another (with sealed headers; without, the tag is the span and flags alone).
+// The fast paths rely on it: a fresh object's tag is a copy, the tag after an object is
+// compared with its own.
+TEST(Slab, TheObjectsOfASlabShareOneTag) {
+    if (!kSlabs) GTEST_SKIP() << "TLSF_SLABS == 0";
+    for (std::size_t budget : kBudgets) {
+        SCOPED_TRACE("cache budget " + std::to_string(budget));
+        Heap h(kPool);
+        ASSERT_EQ(tlsf_slabs_enable(h, kSlab), 0);
+        tlsf_cache_set_limit(h, budget);
+        std::vector<void *> first, second;
+        ASSERT_TRUE(FillSlabAndNext(h, 40, 3, &first, &second));
+        const std::size_t tag = TagOf(first[0]);
+        for (void *p : first)
+            EXPECT_EQ(TagOf(p), tag);
+        EXPECT_EQ(TagOf(second[1]), TagOf(second[0]));
+        if (TLSF_CHECKS >= 2) {
+            EXPECT_NE(TagOf(second[0]), tag) << "the same tag in another slab";
+        }
+        // A free changes one flag (the same one in either slab); the reuse changes it back.
+        tlsf_free(h, first[5]);
+        tlsf_free(h, second[1]);
+        const std::size_t changed = TagOf(first[5]) ^ tag;
+        EXPECT_NE(changed, 0u);
+        EXPECT_EQ(changed & (changed - 1), 0u) << "a free changes more than one flag";
+        EXPECT_EQ(TagOf(second[1]) ^ TagOf(second[0]), changed);
+        EXPECT_EQ(tlsf_malloc(h, 40), second[1]); // the current slab's freed object
+        EXPECT_EQ(TagOf(second[1]), TagOf(second[0]));
+        first.erase(first.begin() + 5);
+        for (void *p : first)
+            tlsf_free(h, p);
+        for (void *p : second)
+            tlsf_free(h, p);
+        EXPECT_TRUE(h.log().events.empty());
+        EXPECT_EQ(h.Errors(), 0);
+        tlsf_cache_flush(h);
+        EXPECT_TRUE(OneFreeBlock(h.pools()[0], kPool));
+    }
+}
+
+// The seal binds a tag to its slab: the tag of an object of another slab of the same span,
+// copied over an object's, makes that object's pointer a bad pointer (free, realloc and
+// usable size refuse it), whether the copy says in use or freed; the object is whole again
+// once its own tag is back.
+TEST(Slab, ATagCopiedFromAnotherSlabIsRefused) {
+    if (!kSlabs) GTEST_SKIP() << "TLSF_SLABS == 0";
+    if (TLSF_CHECKS < 2) GTEST_SKIP() << "TLSF_CHECKS < 2";
+    Heap h(kPool);
+    ASSERT_EQ(tlsf_slabs_enable(h, kSlab), 0);
+    std::vector<void *> first, second;
+    ASSERT_TRUE(FillSlabAndNext(h, 40, 3, &first, &second));
+    tlsf_free(h, second[2]);
+    void *victim = first[3];
+    const std::size_t own = TagOf(victim);
+    for (void *source : {second[0], second[2]}) {
+        SCOPED_TRACE(source == second[0] ? "a tag in use" : "a freed object's tag");
+        SetTagOf(victim, TagOf(source));
+        EXPECT_TRUE(AllRefuse(h, TLSF_ERROR_BAD_POINTER, victim));
+        SetTagOf(victim, own);
+    }
+    EXPECT_EQ(h.Errors(), 0);
+    for (void *p : first)
+        tlsf_free(h, p);
+    tlsf_free(h, second[0]);
+    tlsf_free(h, second[1]);
+    EXPECT_TRUE(h.log().events.empty());
+    EXPECT_EQ(h.Errors(), 0);
+    tlsf_cache_flush(h);
+    EXPECT_TRUE(OneFreeBlock(h.pools()[0], kPool));
+}
+
 // ---- A full heap ---------------------------------------------------------------------------
 
 // On a 64 KiB heap with 4 KiB slabs, small requests succeed until the heap is full (the
