@@ -332,6 +332,33 @@ static void test_pools(void) {
     CHECK(heap_check() == 0);
 }
 
+/* Small objects (slabs on 64-bit builds) filling several chunks, freed in allocation order
+ * and then in reverse: the emptied chunks go back except one, although each may hold its
+ * spans' current slabs when its last object is freed. */
+static void test_small_objects(void) {
+    struct tlsfm_info start = info(), now;
+    size_t count = start.chunk_bytes * 3 / 48, i;
+    int round;
+    void **objects = (void **)malloc(count * sizeof *objects);
+    CHECK(objects != NULL);
+    if (objects == NULL) return;
+    for (round = 0; round < 2; ++round) {
+        for (i = 0; i < count; ++i) {
+            objects[i] = malloc(40 + i % 3 * 8); /* three spans */
+            CHECK(objects[i] != NULL);
+        }
+        now = info();
+        CHECK(now.pools >= start.pools + 2);
+        for (i = 0; i < count; ++i)
+            free(objects[round == 0 ? i : count - 1 - i]);
+        now = info();
+        CHECK(now.pools <= start.pools + 1);
+        CHECK(now.empty_chunks <= 1);
+        CHECK(heap_check() == 0);
+    }
+    free(objects);
+}
+
 /* Run `misuse` in a child; it must die of SIGABRT with `expected` in its stderr. */
 static void expect_abort(void (*misuse)(void), const char *expected) {
     int fds[2], status = 0;
@@ -450,6 +477,7 @@ int main(void) {
     test_realloc();
     test_aligned();
     test_pools();
+    test_small_objects();
     test_fork();
     test_misuse();
     CHECK(heap_check() == 0);
