@@ -72,14 +72,6 @@ const tlsf_lock_t tlsfm_global_lock = {global_mutex_lock, global_mutex_unlock, &
 #define PLAIN_BUDGET ((size_t)256 << 10) /* half the core's hosted default: one per thread */
 #define MIXED_BUDGET ((size_t)64 << 10)
 
-/* Every thread's heap cuts requests up to 248 bytes from slabs of this size (on 64-bit
- * builds; elsewhere the core has none and the switch is refused), as the C++ default heap
- * does: a program's small objects then take the slab paths instead of the lists'. A chunk
- * whose last block is freed may still hold its spans' current slabs, empty: the removal of
- * its pool gives them back first (tlsf_remove_pool flushes the cache and the empty slabs),
- * so the chunk's live count of blocks stays the test. */
-#define SLAB_BYTES ((size_t)4096)
-
 /*
  * The calling thread's heap and what its fast paths test, in one thread-local record:
  * - a free of an address in [hot_start, hot_start + hot_bytes), the pool of one chunk of
@@ -335,7 +327,6 @@ static thread_heap_t *new_heap_locked(void) {
     if (heap->tlsf == NULL) return NULL; /* cannot happen: page-aligned, large enough */
     heap->doing = "free";
     heap->cache_budget = tlsf_cache_set_limit(heap->tlsf, PLAIN_BUDGET);
-    (void)tlsf_slabs_enable(heap->tlsf, SLAB_BYTES);
     tlsf_set_error_handler(heap->tlsf, on_heap_error, heap);
     heap->next_heap = tlsfm_all_heaps;
     tlsfm_all_heaps = heap;

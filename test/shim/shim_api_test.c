@@ -332,9 +332,10 @@ static void test_pools(void) {
     CHECK(heap_check() == 0);
 }
 
-/* Small objects (slabs on 64-bit builds) filling several chunks, freed in allocation order
- * and then in reverse: the emptied chunks go back except one, although each may hold its
- * spans' current slabs when its last object is freed. */
+/* Small objects of three spans filling several chunks, freed in allocation order and then
+ * in reverse: the emptied chunks go back except one, whatever the core kept of them (the
+ * cache's blocks; the current slabs, when slabs are switched on: the removal of a pool
+ * gives back both first). */
 static void test_small_objects(void) {
     struct tlsfm_info start = info(), now;
     size_t count = start.chunk_bytes * 3 / 48, i;
