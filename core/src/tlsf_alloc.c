@@ -3,11 +3,12 @@
  * tlsf_alloc.c - the front end: the public malloc, memalign, realloc and free, assembled
  * from the layers below, and the only file that decides where their code is placed.
  *
- *   malloc   cache (tlsf_cache.h) -> slab (tlsf_slab.h) -> lists (tlsf_core.h: core_take);
- *            when the lists have no block large enough, the cache is drained and the empty
- *            slabs released (a bounded loop, stated in tlsf.h) and the lists searched once
- *            more.
- *   free     checks (tlsf_checks.h) -> cache -> slab -> lists (core_release).
+ *   malloc   slab (tlsf_slab.h; heaps with slabs) -> cache (tlsf_cache.h) -> lists
+ *            (tlsf_core.h: core_take); when the lists have no block large enough, the cache
+ *            is drained and the empty slabs released (a bounded loop, stated in tlsf.h) and
+ *            the lists searched once more.
+ *   free     a slab object (told by its word's flags, then checked: free_object) ->
+ *            checks (tlsf_checks.h) -> cache -> lists (core_release).
  *   realloc  in place (core_grow, core_trim) or malloc + copy + free of this file.
  *   memalign the lists (core_take_aligned), with the same drain and retry.
  *

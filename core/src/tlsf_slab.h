@@ -71,8 +71,9 @@
  *
  * Below: plain TLSF only (tlsfi_take_aligned for a slab's memory, tlsfi_release to give an
  * empty slab back). The door, from above: tlsf_alloc.c calls slab_serves, slab_pop,
- * slab_take_fresh and slab_malloc at the top of malloc, slab_object and slab_free where
- * free's cache refuses a block, slab_object in realloc and tlsf_usable_size, and
+ * slab_take_fresh and slab_malloc at the top of malloc, slab_object, slab_tag_intact,
+ * slab_next_is_sibling and slab_free at the top of free, slab_object in realloc and
+ * tlsf_usable_size, and
  * slab_release_empty where a request the lists cannot serve drains the cache;
  * tlsf_configure.c switches slabs on and off; tlsf_inspect.c calls the walk and the checks.
  */
