@@ -978,6 +978,7 @@ void SetTagOf(void *object, std::size_t tag) {
 // compared with its own.
 TEST(Slab, TheObjectsOfASlabShareOneTag) {
     if (!kSlabs) GTEST_SKIP() << "TLSF_SLABS == 0";
+    if (kAsan) GTEST_SKIP() << "ASan poisons the tags";
     for (std::size_t budget : kBudgets) {
         SCOPED_TRACE("cache budget " + std::to_string(budget));
         Heap h(kPool);
@@ -1015,6 +1016,7 @@ TEST(Slab, TheObjectsOfASlabShareOneTag) {
 TEST(Slab, ATagCopiedFromAnotherSlabIsRefused) {
     if (!kSlabs) GTEST_SKIP() << "TLSF_SLABS == 0";
     if (TLSF_CHECKS < 2) GTEST_SKIP() << "TLSF_CHECKS < 2";
+    if (kAsan) GTEST_SKIP() << "ASan poisons the tags";
     Heap h(kPool);
     ASSERT_EQ(tlsf_slabs_enable(h, kSlab), 0);
     std::vector<void *> first, second;
