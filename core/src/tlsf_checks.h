@@ -50,19 +50,18 @@ static inline TLSF_NO_ASAN int header_check(tlsf_t heap, block_t *block, enum he
 /* The parts of block_misuse, which free takes in another order (free_check_pointer below). */
 
 /* Why `ptr` cannot be a live block's user pointer: misaligned, or (TLSF_CHECKS 2) its header
- * does not carry this heap's seal for its address. TLSF_ERROR_NONE if it can be. */
-static inline TLSF_NO_ASAN tlsf_error_t pointer_misuse(tlsf_t heap, const void *ptr,
-                                                       enum header_kind kind) {
+ * does not carry this heap's seal for its address. TLSF_ERROR_NONE if it can be. (free's
+ * test of a pointer whose word is no slab object's: block_misuse tests any pointer.) */
+static inline TLSF_NO_ASAN tlsf_error_t pointer_misuse(tlsf_t heap, const void *ptr) {
 #if TLSF_CHECKS >= 1
     if ((uintptr_t)ptr & (TLSF_ALIGN - 1)) return TLSF_ERROR_BAD_POINTER;
 #if TLSF_CHECKS >= 2
-    if (!header_check(heap, block_from_ptr(ptr), kind)) return MISUSE_UNSEALED;
+    if (!block_header_intact(heap, block_from_ptr(ptr))) return MISUSE_UNSEALED;
 #endif
 #else
     (void)ptr;
 #endif
     (void)heap;
-    (void)kind;
     return TLSF_ERROR_NONE;
 }
 
@@ -154,7 +153,7 @@ static inline TLSF_NO_ASAN int free_check_pointer(tlsf_t heap, const void *ptr) 
     tlsfi_report(heap, TLSF_ERROR_BAD_POINTER, ptr);
     return 0;
 #elif TLSF_CACHE
-    return misuse_reported(heap, pointer_misuse(heap, ptr, HEADER_OF_BLOCK), ptr);
+    return misuse_reported(heap, pointer_misuse(heap, ptr), ptr);
 #else
     return block_check_in_use(heap, ptr);
 #endif

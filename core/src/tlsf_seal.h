@@ -117,6 +117,14 @@ static inline TLSF_NO_ASAN size_t seal_of(tlsf_t heap, block_t *block, size_t wo
 static inline TLSF_NO_ASAN int header_sealed_at(tlsf_t heap, block_t *block, uintptr_t site) {
     return *slot_seal(block) == seal_at(heap, site, *slot_size(block));
 }
+#else
+/* Below level 2 no header carries a seal, and every header counts as intact. */
+static inline TLSF_NO_ASAN int header_sealed_at(tlsf_t heap, block_t *block, uintptr_t site) {
+    (void)heap;
+    (void)block;
+    (void)site;
+    return 1;
+}
 #endif
 
 /* Write the size word of the header of `block`: span and flags (any seal bits in `word` are
@@ -261,25 +269,13 @@ static inline TLSF_NO_ASAN void block_set_prev_free(tlsf_t heap, block_t *block,
  * object: an object's tag fails this test, see header_intact)? Always true below
  * TLSF_CHECKS 2. */
 static inline TLSF_NO_ASAN int block_header_intact(tlsf_t heap, block_t *block) {
-#if TLSF_CHECKS >= 2
     return header_sealed_at(heap, block, (uintptr_t)block);
-#else
-    (void)heap;
-    (void)block;
-    return 1;
-#endif
 }
 
 /* Does the header of `block` hold what this heap wrote, a block's or a slab object's? For
  * a pointer a user hands in, and the header after an object. */
 static inline TLSF_NO_ASAN int header_intact(tlsf_t heap, block_t *block) {
-#if TLSF_CHECKS >= 2
     return header_sealed_at(heap, block, seal_site(heap, block, *slot_size(block)));
-#else
-    (void)heap;
-    (void)block;
-    return 1;
-#endif
 }
 
 /* block_set_prev_free for a header no check has vouched for yet (the block after one the

@@ -174,17 +174,10 @@ static inline TLSF_NO_ASAN void slab_set_tag(tlsf_t heap, block_t *block, size_t
     header_set_word(heap, block, word, slab_site(heap, block));
 }
 
-/* Does the object `block`'s tag carry its slab's seal (always, below TLSF_CHECKS 2)? The
- * exact test of an object's tag, where block_header_intact tries the block's own address
- * first. */
+/* Does the object `block`'s tag carry its slab's seal (always, below TLSF_CHECKS 2)? (An
+ * object's tag fails block_header_intact, which seals at the block's own address.) */
 static inline TLSF_NO_ASAN int slab_tag_intact(tlsf_t heap, block_t *block) {
-#if TLSF_CHECKS >= 2
     return header_sealed_at(heap, block, slab_site(heap, block));
-#else
-    (void)heap;
-    (void)block;
-    return 1;
-#endif
 }
 
 /* Is the header after the object `ptr`, whose tag `word` is intact, the tag of another
@@ -213,11 +206,11 @@ static inline TLSF_NO_ASAN tlsf_error_t slab_pop_damage(tlsf_t heap, block_t *bl
     return slab_tag_intact(heap, block) ? TLSF_ERROR_CORRUPT_LIST : TLSF_ERROR_CORRUPT_BLOCK;
 }
 
-/* The object `block` of slab `slab` (span `span`), popped or fresh, handed out: its tag
- * in use again, counted, the tools told. */
+/* The object `block` of slab `slab` (span `span`), popped or fresh, whose tag is `tag`,
+ * handed out: its tag in use again, counted, the tools told. */
 static inline TLSF_NO_ASAN void *slab_hand_out(tlsf_t heap, struct tlsf_slab *slab, block_t *block,
-                                               size_t span) {
-    block_set_exempt_flags(block, *slot_size(block) & ~SLAB_FREED);
+                                               size_t tag, size_t span) {
+    block_set_exempt_flags(block, tag & ~SLAB_FREED);
     slab->live++;
     stats_on_alloc(heap, span);
     return block_hand_out(block);
@@ -238,7 +231,7 @@ static inline TLSF_NO_ASAN void *slab_pop(tlsf_t heap, size_t span) {
     below = link_decode(heap, slot_slab_link(ptr), link_binding(block), &sound);
     if (!sound) return NULL;
     slab->free = below;
-    return slab_hand_out(heap, slab, block, span);
+    return slab_hand_out(heap, slab, block, *slot_size(block), span);
 }
 
 /* malloc's next step when slab_pop found nothing: the next fresh object of the span's
@@ -251,12 +244,14 @@ static inline TLSF_NO_ASAN void *slab_pop(tlsf_t heap, size_t span) {
 static inline TLSF_NO_ASAN void *slab_take_fresh(tlsf_t heap, size_t span) {
     struct tlsf_slab *slab = heap->slabs.current[span >> TLSF_ALIGN_LOG2];
     block_t *block;
+    size_t tag;
     if (slab == NULL || slab->free != NULL || slab->fresh == slab->end) return NULL;
     block = block_from_ptr(slab->fresh + TLSF_WORD);
-    if (TLSF_CHECKS >= 2 && *slot_size(block) != slab->fresh_tag) return NULL;
+    tag = *slot_size(block);
+    if (TLSF_CHECKS >= 2 && tag != slab->fresh_tag) return NULL;
     slab->fresh += span;
     if (slab->fresh != slab->end) slab_seal_next(slab);
-    return slab_hand_out(heap, slab, block, span);
+    return slab_hand_out(heap, slab, block, tag, span);
 }
 
 /* The current slab `slab` has a freed object or a fresh one, and neither slab_pop nor
