@@ -257,13 +257,14 @@ static TLSF_ALWAYS_INLINE TLSF_NO_ASAN void *malloc_unslabbed(tlsf_t heap, size_
 
 #if TLSF_SLABS
 /*
- * A request of `bytes` a slab serves (slab_serves), of span `span`, whose current slab had no
- * freed object to pop. Two steps out of line, each reached by a tail call, for the reason
- * the list paths are (TLSF_LIST_PATH): the pop in tlsf_malloc then saves no registers, and
- * neither does the hand-out of a fresh object here, which calls nothing. (On x86-64 a
- * malloc that pops runs 36 instructions, 44 with the fresh object's hand-out inline beside
- * the pop: the pop is the common case.)
- * The second step makes another slab current (slab_malloc) or, if no slab can be had,
+ * A request of `bytes` a slab serves (slab_serves), of span `span`, that its current slab's
+ * free list did not serve. Two steps out of line, each reached by a tail call, for the
+ * reason the list paths are (TLSF_LIST_PATH): the pop in tlsf_malloc then saves no
+ * registers, and neither does the hand-out of a fresh object, which calls nothing. (On
+ * x86-64 a malloc that pops runs 36 instructions, and one that takes a fresh object 47.)
+ * malloc_slab_fresh takes the next fresh object of the current slab `slab`, which has no
+ * freed object; malloc_slab_refill makes another slab current (slab_malloc, which also
+ * reports a damaged free list or fresh tag of the current one) or, if no slab can be had,
  * serves the request as a heap without slabs would.
  */
 static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_slab_refill(tlsf_t heap, size_t bytes,
@@ -272,8 +273,9 @@ static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_slab_refill(tlsf_t heap, size_t 
     if (ptr != NULL) return ptr;
     return malloc_unslabbed(heap, bytes);
 }
-static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_slab_fresh(tlsf_t heap, size_t bytes, size_t span) {
-    void *ptr = slab_take_fresh(heap, span);
+static TLSF_LIST_PATH TLSF_NO_ASAN void *malloc_slab_fresh(tlsf_t heap, size_t bytes, size_t span,
+                                                           struct tlsf_slab *slab) {
+    void *ptr = slab_take_fresh(heap, slab, span);
     if (ptr != NULL) return ptr;
     return malloc_slab_refill(heap, bytes, span);
 }
@@ -286,9 +288,12 @@ TLSF_NO_ASAN void *tlsf_malloc(tlsf_t heap, size_t bytes) {
      * keeps no object (tlsf_slab.h, "Slabs and the front cache"). */
     if (slab_serves(heap, bytes)) {
         size_t span = request_exact_span(bytes);
-        void *ptr = slab_pop(heap, span);
-        if (ptr != NULL) return ptr;
-        return malloc_slab_fresh(heap, bytes, span);
+        struct tlsf_slab *slab = slab_current(heap, span);
+        void *ptr;
+        if (slab == NULL) return malloc_slab_refill(heap, bytes, span);
+        if (slab->free == NULL) return malloc_slab_fresh(heap, bytes, span, slab);
+        if ((ptr = slab_pop(heap, slab, span)) != NULL) return ptr;
+        return malloc_slab_refill(heap, bytes, span); /* a damaged link: slab_malloc says so */
     }
 #endif
     return malloc_unslabbed(heap, bytes);
@@ -388,7 +393,7 @@ static TLSF_NOINLINE TLSF_NO_ASAN void free_object_checking_next(tlsf_t heap, vo
 static TLSF_LIST_PATH TLSF_NO_ASAN void free_object(tlsf_t heap, void *ptr, size_t word) {
     if (TLSF_CHECKS >= 1 && (word & SLAB_MISUSE_FLAGS) != 0) {
         free_object_misused(heap, ptr, word);
-    } else if (!slab_tag_intact(heap, block_from_ptr(ptr))) {
+    } else if (!slab_tag_word_intact(heap, block_from_ptr(ptr), word)) {
         tlsfi_report(heap, MISUSE_UNSEALED, ptr);
     } else if (!slab_next_is_sibling(ptr, word)) {
         free_object_checking_next(heap, ptr, word);

@@ -99,10 +99,12 @@ static inline TLSF_NO_ASAN size_t seal_at(tlsf_t heap, uintptr_t site, size_t wo
 static inline TLSF_NO_ASAN size_t seal_of(tlsf_t heap, block_t *block, size_t word) {
     return seal_at(heap, seal_site(heap, block, word), word);
 }
-/* Does the header of `block` carry the seal of its word at `site`? */
-static inline TLSF_NO_ASAN int header_sealed_at(tlsf_t heap, block_t *block, uintptr_t site) {
+/* Does the header of `block`, whose size word the caller read as `word`, carry the seal
+ * of that word at `site`? */
+static inline TLSF_NO_ASAN int word_sealed_at(tlsf_t heap, block_t *block, size_t word,
+                                              uintptr_t site) {
     /* The hash and the word agree in their top bits: one xor and one shift to compare. */
-    size_t word = *slot_size(block);
+    (void)block;
     return ((seal_hash(heap, site, word) ^ word) >> SEAL_SHIFT) == 0;
 }
 #elif TLSF_CHECKS >= 2
@@ -113,19 +115,28 @@ static inline TLSF_NO_ASAN size_t seal_at(tlsf_t heap, uintptr_t site, size_t wo
 static inline TLSF_NO_ASAN size_t seal_of(tlsf_t heap, block_t *block, size_t word) {
     return seal_at(heap, seal_site(heap, block, word), word);
 }
-/* Does the header of `block` carry the seal of its word at `site`? */
-static inline TLSF_NO_ASAN int header_sealed_at(tlsf_t heap, block_t *block, uintptr_t site) {
-    return *slot_seal(block) == seal_at(heap, site, *slot_size(block));
+/* Does the header of `block`, whose size word the caller read as `word`, carry the seal
+ * of that word at `site`? */
+static inline TLSF_NO_ASAN int word_sealed_at(tlsf_t heap, block_t *block, size_t word,
+                                              uintptr_t site) {
+    return *slot_seal(block) == seal_at(heap, site, word);
 }
 #else
 /* Below level 2 no header carries a seal, and every header counts as intact. */
-static inline TLSF_NO_ASAN int header_sealed_at(tlsf_t heap, block_t *block, uintptr_t site) {
+static inline TLSF_NO_ASAN int word_sealed_at(tlsf_t heap, block_t *block, size_t word,
+                                              uintptr_t site) {
     (void)heap;
     (void)block;
+    (void)word;
     (void)site;
     return 1;
 }
 #endif
+
+/* Does the header of `block` carry the seal of its word at `site`? */
+static inline TLSF_NO_ASAN int header_sealed_at(tlsf_t heap, block_t *block, uintptr_t site) {
+    return word_sealed_at(heap, block, *slot_size(block), site);
+}
 
 /* Write the size word of the header of `block`: span and flags (any seal bits in `word` are
  * dropped), sealed at `site` in checked builds. */

@@ -168,6 +168,11 @@ static inline TLSF_NO_ASAN int slab_serves(tlsf_t heap, size_t bytes) {
 }
 
 #if TLSF_SLABS
+/* The slab objects of span `span` are cut from now, or NULL (the invariants above). */
+static inline TLSF_NO_ASAN struct tlsf_slab *slab_current(tlsf_t heap, size_t span) {
+    return heap->slabs.current[span >> TLSF_ALIGN_LOG2];
+}
+
 /* Write the tag `word` of the object `block` (or the word after a slab's top object),
  * sealed at its slab's site (tlsf_seal.h). */
 static inline TLSF_NO_ASAN void slab_set_tag(tlsf_t heap, block_t *block, size_t word) {
@@ -178,6 +183,12 @@ static inline TLSF_NO_ASAN void slab_set_tag(tlsf_t heap, block_t *block, size_t
  * object's tag fails block_header_intact, which seals at the block's own address.) */
 static inline TLSF_NO_ASAN int slab_tag_intact(tlsf_t heap, block_t *block) {
     return header_sealed_at(heap, block, slab_site(heap, block));
+}
+
+/* The same question for the object `block` whose tag `word` the caller has already read
+ * (free's dispatch did), so that it is not loaded again. */
+static inline TLSF_NO_ASAN int slab_tag_word_intact(tlsf_t heap, block_t *block, size_t word) {
+    return word_sealed_at(heap, block, word, slab_site(heap, block));
 }
 
 /* Is the header after the object `ptr`, whose tag `word` is intact, the tag of another
@@ -216,36 +227,32 @@ static inline TLSF_NO_ASAN void *slab_hand_out(tlsf_t heap, struct tlsf_slab *sl
     return block_hand_out(block);
 }
 
-/* malloc's fast path on a heap with slabs, for span `span` (slab_serves): the most recently
- * freed object of the span's current slab (LIFO: still in the processor's caches), in use
- * again; NULL when there is none, or when its link is damaged (the caller tries
- * slab_take_fresh next, and slab_malloc reports the damage). It calls nothing and computes
- * no seal, so that the compiler keeps this path free of saved registers. */
-static inline TLSF_NO_ASAN void *slab_pop(tlsf_t heap, size_t span) {
-    struct tlsf_slab *slab = heap->slabs.current[span >> TLSF_ALIGN_LOG2];
+/* malloc's fast path on a heap with slabs, for span `span` (slab_serves), when its current
+ * slab `slab` has a freed object: the most recently freed one (LIFO: still in the
+ * processor's caches), in use again; NULL when its link is damaged (slab_malloc, which the
+ * caller tries next, reports the damage). It calls nothing and computes no seal, so that
+ * the compiler keeps this path free of saved registers. */
+static inline TLSF_NO_ASAN void *slab_pop(tlsf_t heap, struct tlsf_slab *slab, size_t span) {
     int sound = 1;
-    void *ptr, *below;
-    block_t *block;
-    if (slab == NULL || (ptr = slab->free) == NULL) return NULL;
-    block = block_from_ptr(ptr);
+    void *ptr = slab->free, *below;
+    block_t *block = block_from_ptr(ptr);
     below = link_decode(heap, slot_slab_link(ptr), link_binding(block), &sound);
     if (!sound) return NULL;
     slab->free = below;
     return slab_hand_out(heap, slab, block, *slot_size(block), span);
 }
 
-/* malloc's next step when slab_pop found nothing: the next fresh object of the span's
- * current slab if it has one and no freed object, in use; NULL otherwise, or if that
- * object's tag is not fresh_tag (slab_malloc, which the caller tries next, reports that).
- * Its tag was written, as a freed object's, when the one before it was handed out
- * (slab_seal_next); an overflow from that one may have reached it since, so with
- * TLSF_CHECKS 2 it is compared (the pop of a freed one checks its tag with its link). The
- * next one's tag is written now. It calls nothing either. */
-static inline TLSF_NO_ASAN void *slab_take_fresh(tlsf_t heap, size_t span) {
-    struct tlsf_slab *slab = heap->slabs.current[span >> TLSF_ALIGN_LOG2];
+/* malloc's step when the current slab `slab` of span `span` has no freed object: its next
+ * fresh object, in use; NULL when it has none, or when that object's tag is not fresh_tag
+ * (slab_malloc, which the caller tries next, reports that). Its tag was written, as a freed
+ * object's, when the one before it was handed out (slab_seal_next); an overflow from that
+ * one may have reached it since, so with TLSF_CHECKS 2 it is compared (the pop of a freed
+ * one checks its tag with its link). The next one's tag is written now. It calls nothing
+ * either. */
+static inline TLSF_NO_ASAN void *slab_take_fresh(tlsf_t heap, struct tlsf_slab *slab, size_t span) {
     block_t *block;
     size_t tag;
-    if (slab == NULL || slab->free != NULL || slab->fresh == slab->end) return NULL;
+    if (slab->fresh == slab->end) return NULL;
     block = block_from_ptr(slab->fresh + TLSF_WORD);
     tag = *slot_size(block);
     if (TLSF_CHECKS >= 2 && tag != slab->fresh_tag) return NULL;
@@ -273,13 +280,12 @@ static inline TLSF_NO_ASAN void slab_report_damage(tlsf_t heap, struct tlsf_slab
  * lists have no room for one, or if an object is damaged (slab_report_damage; the request
  * then takes the cache and the lists). */
 static inline TLSF_NO_ASAN void *slab_malloc(tlsf_t heap, size_t span) {
-    struct tlsf_slab *slab = heap->slabs.current[span >> TLSF_ALIGN_LOG2];
+    struct tlsf_slab *slab = slab_current(heap, span);
     if (slab == NULL || (slab->free == NULL && slab->fresh == slab->end)) {
         void *ptr;
         slab = tlsfi_slab_refill(heap, span);
         if (slab == NULL) return NULL;
-        ptr = slab_pop(heap, span);
-        if (ptr == NULL) ptr = slab_take_fresh(heap, span);
+        ptr = slab->free != NULL ? slab_pop(heap, slab, span) : slab_take_fresh(heap, slab, span);
         if (ptr != NULL) return ptr;
     }
     slab_report_damage(heap, slab);
