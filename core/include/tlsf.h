@@ -406,7 +406,8 @@ size_t tlsf_usable_size(tlsf_t tlsf, const void *ptr);
 size_t tlsf_size(void);
 /* tlsf_align_size: the alignment of every returned pointer and of pool memory. */
 size_t tlsf_align_size(void);
-/* tlsf_block_size_min: the usable size of the smallest block. */
+/* tlsf_block_size_min: the usable size of the smallest block (a slab object can be smaller:
+ * one word, the usable size of a slab's smallest objects; tlsf_slabs_enable). */
 size_t tlsf_block_size_min(void);
 /* tlsf_block_size_max: the size every block, and a pool's usable part, stays below. */
 size_t tlsf_block_size_max(void);
@@ -499,11 +500,12 @@ size_t tlsf_cache_set_limit(tlsf_t tlsf, size_t bytes);
  * to its size, holding objects of one span; a free pushes the object on its slab's free list
  * instead of merging it (the front cache keeps no objects: slabs serve their spans first,
  * and switching slabs on flushes the cache), and a slab goes back to the lists when its last
- * object is freed. Every call stays O(1); the price is that a slab's free objects serve only
- * its span, so a full heap fails somewhat earlier (docs/benchmarks.md, "Losses": the
- * fragmentation figures). When no slab can be taken from the lists, a request gets an
- * ordinary block.
- * `slab_bytes` must be a power of two from TLSF_SLAB_BYTES_MIN to TLSF_SLAB_BYTES_MAX (4 to
+ * object is freed. An object spans its request and a one-word tag, rounded up to
+ * tlsf_align_size(): a request of up to one word takes tlsf_align_size() bytes (16 on 64-bit
+ * targets, half an ordinary block's least). Every call stays O(1); the price is that a slab's free
+ * objects serve only its span, so a full heap fails somewhat earlier (docs/benchmarks.md, "Losses":
+ * the fragmentation figures). When no slab can be taken from the lists, a request gets an ordinary
+ * block. `slab_bytes` must be a power of two from TLSF_SLAB_BYTES_MIN to TLSF_SLAB_BYTES_MAX (4 to
  * 64 KiB), and while the heap holds slabs it cannot change (objects find their slab by its
  * alignment); 0 switches slabs off for new requests (the cache is flushed, objects in use
  * stay valid, and empty slabs go back at once). Objects are blocks to every other call:

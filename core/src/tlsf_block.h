@@ -90,6 +90,9 @@ enum {
 #define SENTINEL_SIZE ((size_t)TLSF_SENTINEL_BYTES_)
 /* A free block must hold its header and two list links. */
 #define MIN_SPAN ((HEADER_SIZE + 2 * TLSF_WORD + TLSF_ALIGN - 1) & ~(TLSF_ALIGN - 1))
+/* A block carved by the layer above (BLOCK_CARVED without BLOCK_ALIGNED: a slab object,
+ * tlsf_slab.h) needs only its size word and one link: 16 bytes on 64-bit targets. */
+#define CARVED_MIN_SPAN ((size_t)TLSF_ALIGN)
 
 /* Each accessor passes its word through metadata_word (tlsf_sanitize.h), which under
  * valgrind makes it accessible first: all of the heap's accesses to headers and links go

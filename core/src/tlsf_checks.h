@@ -67,7 +67,8 @@ static inline TLSF_NO_ASAN tlsf_error_t pointer_misuse(tlsf_t heap, const void *
 
 /* Why the block `block`, whose header pointer_misuse vouched for and whose size word is
  * `word` with no BLOCK_GIVEN_BACK bit, is not a block in use with an intact next block
- * (TLSF_CHECKS 2): a span below the smallest block's is the sentinel's (a bad pointer), and
+ * (TLSF_CHECKS 2): a span below the smallest block's (an object's, for a slab object's tag
+ * where `kind` allows one) is the sentinel's (a bad pointer), and
  * the next header must carry its seal (else a corrupt block: what a write past this block's
  * end does). TLSF_ERROR_NONE if it is. */
 static inline TLSF_NO_ASAN tlsf_error_t neighbour_misuse(tlsf_t heap, block_t *block, size_t word,
@@ -75,9 +76,9 @@ static inline TLSF_NO_ASAN tlsf_error_t neighbour_misuse(tlsf_t heap, block_t *b
 #if TLSF_CHECKS >= 2
     /* A block's next header is a block's; an object's is another object's tag, or the
      * header after its slab. */
-    enum header_kind next_kind =
-        kind == HEADER_OF_ANY && sealed_per_slab(word) ? HEADER_OF_ANY : HEADER_OF_BLOCK;
-    if (word_span(word) < MIN_SPAN) return TLSF_ERROR_BAD_POINTER;
+    int object = kind == HEADER_OF_ANY && sealed_per_slab(word);
+    enum header_kind next_kind = object ? HEADER_OF_ANY : HEADER_OF_BLOCK;
+    if (word_span(word) < (object ? CARVED_MIN_SPAN : MIN_SPAN)) return TLSF_ERROR_BAD_POINTER;
     if (!header_check(heap, block_at(block, word_span(word)), next_kind))
         return TLSF_ERROR_CORRUPT_BLOCK;
 #else

@@ -158,7 +158,7 @@ static TLSF_NO_ASAN struct tlsf_slab *slab_sound(block_t *block) {
         return NULL;
     (void)metadata_word(slab); /* valgrind: the state is the heap's */
     span = slab->span;
-    if (span < MIN_SPAN || span > SLAB_SPAN_MAX || (span & (TLSF_ALIGN - 1)) != 0 ||
+    if (span < SLAB_SPAN_MIN || span > SLAB_SPAN_MAX || (span & (TLSF_ALIGN - 1)) != 0 ||
         slab->end != end || slab->floor < (char *)slab + sizeof *slab || slab->floor > end - span ||
         (size_t)(end - slab->floor) % span != 0 || slab->fresh < slab->floor || slab->fresh > end ||
         (size_t)(end - slab->fresh) % span != 0)

@@ -41,7 +41,7 @@
  * Invariants (checked by tlsf_check and tlsf_check_pool):
  *   - an object's tag is its span | BLOCK_SLAB sealed at the slab's site, with SLAB_FREED
  *     once freed (below): fresh_tag, with or without SLAB_FREED; a slab's objects all have
- *     its span, a multiple of TLSF_ALIGN in [MIN_SPAN, SLAB_SPAN_MAX];
+ *     its span, a multiple of TLSF_ALIGN in [SLAB_SPAN_MIN, SLAB_SPAN_MAX];
  *   - a slab's free list holds exactly its freed objects (linked through their first user
  *     word); `live` counts the others it handed out; the objects from `floor` up to
  *     `fresh` have been handed out, and unless `fresh` is `end` its tag is fresh_tag, a
@@ -94,6 +94,9 @@
 /* Requests below this get objects (slabs.request_end while slabs are on): the largest has
  * the span SLAB_SPAN_MAX. */
 #define SLAB_REQUEST_END ((size_t)TLSF_SLAB_REQUEST_MAX + 1)
+/* The smallest object span: a tag and the link a freed object keeps in its first user
+ * word (16 bytes on 64-bit targets, half a block's MIN_SPAN: a free block needs two links). */
+#define SLAB_SPAN_MIN CARVED_MIN_SPAN
 /* The slab sizes tlsf_slabs_enable accepts. */
 #define SLAB_BYTES_MIN ((size_t)TLSF_SLAB_BYTES_MIN)
 #define SLAB_BYTES_MAX ((size_t)TLSF_SLAB_BYTES_MAX)
@@ -102,6 +105,7 @@
 /* An object's tag must sit where a block's size word does: no seal word of its own. Every
  * object span is an exact class's, and has a place in the slab lists. */
 typedef char tlsf_check_slab_header[(HEADER_SIZE == 2 * TLSF_WORD) ? 1 : -1];
+typedef char tlsf_check_slab_span_min[(SLAB_SPAN_MIN >= TLSF_WORD + sizeof(void *)) ? 1 : -1];
 typedef char tlsf_check_slab_spans[(SLAB_SPAN_MAX < EXACT_SPAN_LIMIT &&
                                     SLAB_SPAN_MAX <= (size_t)(SLAB_CLASSES - 1) << TLSF_ALIGN_LOG2)
                                        ? 1
@@ -154,6 +158,12 @@ static inline TLSF_NO_ASAN void slab_seal_next(struct tlsf_slab *slab) {
  * which has a free object again, or give it back to the lists if it has no live object and
  * is not current. */
 #endif
+
+/* The span of an object for a request of `bytes` (one slab_serves): its bytes and the tag,
+ * rounded up to TLSF_ALIGN, at least SLAB_SPAN_MIN (what a request of 0 gets). */
+static inline TLSF_NO_ASAN size_t slab_request_span(size_t bytes) {
+    return (bytes + TLSF_WORD + TLSF_ALIGN - 1) & ~(size_t)(TLSF_ALIGN - 1);
+}
 
 /* Does a slab serve a request of `bytes`? Those below slabs.request_end do, which is 0
  * while slabs are off, so that one compare refuses every request then. */

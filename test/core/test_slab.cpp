@@ -26,7 +26,7 @@ std::size_t MaxObjectRequest() {
 // The span of the object malloc(bytes) gets: the request and its header word, aligned, at
 // least the smallest block's (the exact classes: no rounding to a class).
 std::size_t ObjectSpan(std::size_t bytes) {
-    return std::max(AlignUp(bytes + Word(), Align()), MinSpan());
+    return AlignUp(bytes + Word(), Align()); // at least Align(): a tag and one link word
 }
 
 // The start of the slab that would hold `p`: its address masked by the slab size.
@@ -793,37 +793,40 @@ TEST(Slab, DoubleFreeOfAnObjectIsReported) {
     if (!kSlabs) GTEST_SKIP() << "TLSF_SLABS == 0";
     if (TLSF_CHECKS < 1) GTEST_SKIP() << "TLSF_CHECKS == 0";
     enum Where { kCached, kOnItsSlab, kFlushedToItsSlab };
-    for (Where where : {kCached, kOnItsSlab, kFlushedToItsSlab}) {
-        SCOPED_TRACE(where == kCached      ? "cached"
-                     : where == kOnItsSlab ? "on its slab's free list"
-                                           : "flushed to its slab's free list");
-        Heap h(kPool);
-        if (where == kOnItsSlab) {
-            ASSERT_EQ(tlsf_cache_set_limit(h, 0), 0u);
+    for (std::size_t bytes : {std::size_t{8}, std::size_t{24}}) // the smallest span, and 32
+        for (Where where : {kCached, kOnItsSlab, kFlushedToItsSlab}) {
+            SCOPED_TRACE(where == kCached      ? "cached"
+                         : where == kOnItsSlab ? "on its slab's free list"
+                                               : "flushed to its slab's free list");
+            SCOPED_TRACE(bytes);
+            Heap h(kPool);
+            if (where == kOnItsSlab) {
+                ASSERT_EQ(tlsf_cache_set_limit(h, 0), 0u);
+            }
+            ASSERT_EQ(tlsf_slabs_enable(h, kSlab), 0);
+            void *a = tlsf_malloc(h, bytes);
+            void *b = tlsf_malloc(h, bytes);
+            void *c = tlsf_malloc(h, bytes);
+            ASSERT_TRUE(a && b && c);
+            ASSERT_EQ(tlsf_block_size(b), ObjectSpan(bytes) - Word());
+            Fill(a, tlsf_block_size(a), 1);
+            Fill(c, tlsf_block_size(c), 3);
+            tlsf_free(h, b);
+            if (where == kFlushedToItsSlab) tlsf_cache_flush(h); // a and c keep the slab
+            EXPECT_TRUE(AllRefuse(h, TLSF_ERROR_DOUBLE_FREE, b));
+            EXPECT_EQ(h.Errors(), 0);
+            EXPECT_TRUE(Holds(a, tlsf_block_size(a), 1));
+            EXPECT_TRUE(Holds(c, tlsf_block_size(c), 3));
+            // b was not put back twice: it comes back once, then another object.
+            void *again = tlsf_malloc(h, bytes);
+            void *other = tlsf_malloc(h, bytes);
+            EXPECT_EQ(again, b);
+            EXPECT_NE(other, b);
+            EXPECT_TRUE(h.log().events.empty());
+            for (void *p : {again, other, a, c})
+                tlsf_free(h, p);
+            EXPECT_EQ(h.Errors(), 0);
         }
-        ASSERT_EQ(tlsf_slabs_enable(h, kSlab), 0);
-        void *a = tlsf_malloc(h, 24);
-        void *b = tlsf_malloc(h, 24);
-        void *c = tlsf_malloc(h, 24);
-        ASSERT_TRUE(a && b && c);
-        Fill(a, tlsf_block_size(a), 1);
-        Fill(c, tlsf_block_size(c), 3);
-        tlsf_free(h, b);
-        if (where == kFlushedToItsSlab) tlsf_cache_flush(h); // a and c keep the slab
-        EXPECT_TRUE(AllRefuse(h, TLSF_ERROR_DOUBLE_FREE, b));
-        EXPECT_EQ(h.Errors(), 0);
-        EXPECT_TRUE(Holds(a, tlsf_block_size(a), 1));
-        EXPECT_TRUE(Holds(c, tlsf_block_size(c), 3));
-        // b was not put back twice: it comes back once, then another object.
-        void *again = tlsf_malloc(h, 24);
-        void *other = tlsf_malloc(h, 24);
-        EXPECT_EQ(again, b);
-        EXPECT_NE(other, b);
-        EXPECT_TRUE(h.log().events.empty());
-        for (void *p : {again, other, a, c})
-            tlsf_free(h, p);
-        EXPECT_EQ(h.Errors(), 0);
-    }
 
     // An object whose slab has gone back to the lists is still freed already.
     Heap h(kPool);
@@ -911,28 +914,31 @@ TEST(Slab, AnOverflowIntoTheNextHeaderIsReported) {
     if (kAsan) GTEST_SKIP() << "ASan reports the overflow itself";
     Heap h(kPool);
     ASSERT_EQ(tlsf_slabs_enable(h, kSlab), 0);
-    unsigned char *first = static_cast<unsigned char *>(tlsf_malloc(h, 24));
-    unsigned char *second = static_cast<unsigned char *>(tlsf_malloc(h, 24));
-    ASSERT_TRUE(first && second);
-    unsigned char *lower = std::min(first, second), *higher = std::max(first, second);
-    ASSERT_EQ(lower + ObjectSpan(24), higher);
-    unsigned char *past = lower + tlsf_block_size(lower);
-    ASSERT_EQ(past + Word(), higher);
     unsigned char saved[sizeof(std::size_t)];
-    std::memcpy(saved, past, sizeof saved);
-    std::memset(past, 'A', sizeof saved);
-    EXPECT_TRUE(RefusedOnce(h, TLSF_ERROR_CORRUPT_BLOCK, lower, [&] { tlsf_free(h, lower); }));
-    EXPECT_TRUE(RefusedOnce(h, TLSF_ERROR_CORRUPT_BLOCK, lower, [&] {
-        if (tlsf_realloc(h, lower, 2000) != nullptr) ADD_FAILURE();
-    }));
-    EXPECT_TRUE(RefusedOnce(h, TLSF_ERROR_CORRUPT_BLOCK, lower, [&] {
-        if (tlsf_usable_size(h, lower) != 0) ADD_FAILURE();
-    }));
-    EXPECT_TRUE(RefusedOnce(h, TLSF_ERROR_BAD_POINTER, higher, [&] { tlsf_free(h, higher); }));
-    std::memcpy(past, saved, sizeof saved);
-    EXPECT_EQ(h.Errors(), 0);
-    tlsf_free(h, first);
-    tlsf_free(h, second);
+    for (std::size_t bytes : {std::size_t{8}, std::size_t{24}}) { // the smallest span, and 32
+        SCOPED_TRACE(bytes);
+        unsigned char *first = static_cast<unsigned char *>(tlsf_malloc(h, bytes));
+        unsigned char *second = static_cast<unsigned char *>(tlsf_malloc(h, bytes));
+        ASSERT_TRUE(first && second);
+        unsigned char *lower = std::min(first, second), *higher = std::max(first, second);
+        ASSERT_EQ(lower + ObjectSpan(bytes), higher);
+        unsigned char *past = lower + tlsf_block_size(lower);
+        ASSERT_EQ(past + Word(), higher);
+        std::memcpy(saved, past, sizeof saved);
+        std::memset(past, 'A', sizeof saved);
+        EXPECT_TRUE(RefusedOnce(h, TLSF_ERROR_CORRUPT_BLOCK, lower, [&] { tlsf_free(h, lower); }));
+        EXPECT_TRUE(RefusedOnce(h, TLSF_ERROR_CORRUPT_BLOCK, lower, [&] {
+            if (tlsf_realloc(h, lower, 2000) != nullptr) ADD_FAILURE();
+        }));
+        EXPECT_TRUE(RefusedOnce(h, TLSF_ERROR_CORRUPT_BLOCK, lower, [&] {
+            if (tlsf_usable_size(h, lower) != 0) ADD_FAILURE();
+        }));
+        EXPECT_TRUE(RefusedOnce(h, TLSF_ERROR_BAD_POINTER, higher, [&] { tlsf_free(h, higher); }));
+        std::memcpy(past, saved, sizeof saved);
+        EXPECT_EQ(h.Errors(), 0);
+        tlsf_free(h, first);
+        tlsf_free(h, second);
+    }
 
     // The highest object of a full slab: one word past it is the next block's size word.
     void *next = nullptr;
