@@ -88,9 +88,14 @@ struct tlsf_cache {
  */
 #define SLAB_CLASSES ((unsigned)TLSF_SLAB_CLASSES_)
 struct tlsf_slab;
+/* One span's slabs. Two pointers are TLSF_ALIGN bytes (tlsf_slab.h checks it), so the entry
+ * of span s lies s bytes into slabs.classes: malloc finds it with no shift. */
+struct tlsf_slab_class {
+    struct tlsf_slab *current; /* the slab the span's objects are cut from, or NULL */
+    struct tlsf_slab *partial; /* the span's other slabs with a free object */
+};
 struct tlsf_slabs {
-    struct tlsf_slab *current[SLAB_CLASSES]; /* the slab each span is cut from, or NULL */
-    struct tlsf_slab *partial[SLAB_CLASSES]; /* other slabs with a free object */
+    struct tlsf_slab_class classes[SLAB_CLASSES]; /* index: span / TLSF_ALIGN */
     size_t bytes;       /* the slab size (a power of two), 0 until slabs are enabled */
     size_t request_end; /* requests below this many bytes get objects: 0 while slabs are off */
     size_t count;       /* slabs the heap holds */

@@ -74,7 +74,7 @@ static TLSF_NO_ASAN void slab_release(tlsf_t heap, struct tlsf_slab *slab) {
 }
 
 static TLSF_NO_ASAN void partial_link(tlsf_t heap, struct tlsf_slab *slab) {
-    struct tlsf_slab **head = &heap->slabs.partial[slab->span >> TLSF_ALIGN_LOG2];
+    struct tlsf_slab **head = &heap->slabs.classes[slab->span >> TLSF_ALIGN_LOG2].partial;
     slab->prev = NULL;
     slab->next = *head;
     if (*head != NULL) (*head)->prev = slab;
@@ -86,15 +86,15 @@ static TLSF_NO_ASAN void partial_unlink(tlsf_t heap, struct tlsf_slab *slab) {
     if (slab->prev != NULL)
         slab->prev->next = slab->next;
     else
-        heap->slabs.partial[slab->span >> TLSF_ALIGN_LOG2] = slab->next;
+        heap->slabs.classes[slab->span >> TLSF_ALIGN_LOG2].partial = slab->next;
     if (slab->next != NULL) slab->next->prev = slab->prev;
     slab->held = 0;
 }
 
 TLSF_NO_ASAN struct tlsf_slab *tlsfi_slab_refill(tlsf_t heap, size_t span) {
     unsigned index = (unsigned)(span >> TLSF_ALIGN_LOG2);
-    struct tlsf_slab *old = heap->slabs.current[index];
-    struct tlsf_slab *slab = heap->slabs.partial[index];
+    struct tlsf_slab *old = heap->slabs.classes[index].current;
+    struct tlsf_slab *slab = heap->slabs.classes[index].partial;
     if (slab != NULL)
         partial_unlink(heap, slab);
     else if ((slab = slab_create(heap, span)) == NULL)
@@ -102,13 +102,13 @@ TLSF_NO_ASAN struct tlsf_slab *tlsfi_slab_refill(tlsf_t heap, size_t span) {
     /* The old current slab is full: unheld, so that its next free lists it. */
     if (old != NULL) old->held = 0;
     slab->held = 1;
-    heap->slabs.current[index] = slab;
+    heap->slabs.classes[index].current = slab;
     return slab; /* a listed slab has a free object, a new one fresh ones */
 }
 
 TLSF_NO_ASAN void tlsfi_slab_settle(tlsf_t heap, struct tlsf_slab *slab) {
     if (slab->live == 0) {
-        if (slab == heap->slabs.current[slab->span >> TLSF_ALIGN_LOG2]) return;
+        if (slab == heap->slabs.classes[slab->span >> TLSF_ALIGN_LOG2].current) return;
         if (slab->held) partial_unlink(heap, slab);
         slab_release(heap, slab);
     } else if (!slab->held) {
@@ -122,9 +122,9 @@ TLSF_NO_ASAN int tlsfi_slab_release_empty(tlsf_t heap) {
 #if TLSF_SLABS
     unsigned index;
     for (index = 0; index < SLAB_CLASSES; ++index) {
-        struct tlsf_slab *slab = heap->slabs.current[index];
+        struct tlsf_slab *slab = heap->slabs.classes[index].current;
         if (slab == NULL || slab->live != 0) continue;
-        heap->slabs.current[index] = NULL;
+        heap->slabs.classes[index].current = NULL;
         slab->held = 0;
         slab_release(heap, slab);
         released = 1;
@@ -234,12 +234,13 @@ TLSF_NO_ASAN int tlsfi_slab_check_lists(tlsf_t heap) {
     for (index = 0; index < SLAB_CLASSES; ++index) {
         size_t span = (size_t)index << TLSF_ALIGN_LOG2;
         size_t allowed = heap->slabs.count;
-        struct tlsf_slab *slab = heap->slabs.current[index], *prev = NULL;
+        struct tlsf_slab *slab = heap->slabs.classes[index].current, *prev = NULL;
         if (slab != NULL) errors += slab->span != span || !slab->held;
-        for (slab = heap->slabs.partial[index]; slab != NULL; prev = slab, slab = slab->next) {
+        for (slab = heap->slabs.classes[index].partial; slab != NULL;
+             prev = slab, slab = slab->next) {
             if (allowed-- == 0) return errors + 1; /* more slabs than the heap holds: a cycle */
             errors += slab->span != span || !slab->held || slab->prev != prev ||
-                      slab == heap->slabs.current[index] || slab->live == 0 ||
+                      slab == heap->slabs.classes[index].current || slab->live == 0 ||
                       (slab->free == NULL && slab->fresh == slab->end);
         }
     }

@@ -46,10 +46,10 @@
  *     word); `live` counts the others it handed out; the objects from `floor` up to
  *     `fresh` have been handed out, and unless `fresh` is `end` its tag is fresh_tag, a
  *     freed object's;
- *   - slabs.current[i] is the slab objects of span i * TLSF_ALIGN are cut from (or NULL);
- *     slabs.partial[i] lists the other slabs of that span that have a free object; a slab
- *     is `held` exactly when it is current or listed; a slab with no live object is current
- *     (any other goes back to the lists at its last free);
+ *   - slabs.classes[i].current is the slab objects of span i * TLSF_ALIGN are cut from
+ *     (or NULL); slabs.classes[i].partial lists the other slabs of that span that have a
+ *     free object; a slab is `held` exactly when it is current or listed; a slab with no
+ *     live object is current (any other goes back to the lists at its last free);
  *   - the statistics count an object as a block of its span in use and the rest of a slab
  *     as free; the slab's own block is not counted.
  *
@@ -106,6 +106,7 @@
  * object span is an exact class's, and has a place in the slab lists. */
 typedef char tlsf_check_slab_header[(HEADER_SIZE == 2 * TLSF_WORD) ? 1 : -1];
 typedef char tlsf_check_slab_span_min[(SLAB_SPAN_MIN >= TLSF_WORD + sizeof(void *)) ? 1 : -1];
+typedef char tlsf_check_slab_class[(sizeof(struct tlsf_slab_class) == TLSF_ALIGN) ? 1 : -1];
 typedef char tlsf_check_slab_spans[(SLAB_SPAN_MAX < EXACT_SPAN_LIMIT &&
                                     SLAB_SPAN_MAX <= (size_t)(SLAB_CLASSES - 1) << TLSF_ALIGN_LOG2)
                                        ? 1
@@ -120,7 +121,7 @@ struct tlsf_slab {
     char *floor;                   /* the tag of the first object */
     size_t live;                   /* objects handed out and not freed */
     size_t span;                   /* every object's span */
-    struct tlsf_slab *next, *prev; /* links in slabs.partial[span / TLSF_ALIGN] */
+    struct tlsf_slab *next, *prev; /* links in slabs.classes[span / TLSF_ALIGN].partial */
     size_t held;                   /* 1 when current or listed */
     size_t fresh_tag;              /* the sealed tag of a fresh object (every one's the same) */
 };
@@ -180,7 +181,7 @@ static inline TLSF_NO_ASAN int slab_serves(tlsf_t heap, size_t bytes) {
 #if TLSF_SLABS
 /* The slab objects of span `span` are cut from now, or NULL (the invariants above). */
 static inline TLSF_NO_ASAN struct tlsf_slab *slab_current(tlsf_t heap, size_t span) {
-    return heap->slabs.current[span >> TLSF_ALIGN_LOG2];
+    return heap->slabs.classes[span >> TLSF_ALIGN_LOG2].current;
 }
 
 /* Write the tag `word` of the object `block` (or the word after a slab's top object),
