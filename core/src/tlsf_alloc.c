@@ -261,7 +261,7 @@ static TLSF_ALWAYS_INLINE TLSF_NO_ASAN void *malloc_unslabbed(tlsf_t heap, size_
  * free list did not serve. Two steps out of line, each reached by a tail call, for the
  * reason the list paths are (TLSF_LIST_PATH): the pop in tlsf_malloc then saves no
  * registers, and neither does the hand-out of a fresh object, which calls nothing. (On
- * x86-64 a malloc that pops runs 32 instructions, and one that takes a fresh object 44.)
+ * x86-64 a malloc that pops runs 31 instructions, and one that takes a fresh object 43.)
  * malloc_slab_fresh takes the next fresh object of the current slab `slab`, which has no
  * freed object; malloc_slab_refill makes another slab current (slab_malloc, which also
  * reports a damaged free list or fresh tag of the current one) or, if no slab can be had,
