@@ -68,9 +68,9 @@ static inline TLSF_NO_ASAN tlsf_error_t pointer_misuse(tlsf_t heap, const void *
 /* Why the block `block`, whose header pointer_misuse vouched for and whose size word is
  * `word` with no BLOCK_GIVEN_BACK bit, is not a block in use with an intact next block
  * (TLSF_CHECKS 2): a span below the smallest block's (an object's, for a slab object's tag
- * where `kind` allows one) is the sentinel's (a bad pointer), and
- * the next header must carry its seal (else a corrupt block: what a write past this block's
- * end does). TLSF_ERROR_NONE if it is. */
+ * where `kind` allows one) is the sentinel's (a bad pointer), and the next header must carry
+ * its seal (else a corrupt block: what a write past this block's end does). TLSF_ERROR_NONE
+ * if it is. */
 static inline TLSF_NO_ASAN tlsf_error_t neighbour_misuse(tlsf_t heap, block_t *block, size_t word,
                                                          enum header_kind kind) {
 #if TLSF_CHECKS >= 2

@@ -74,7 +74,7 @@ static TLSF_NO_ASAN void slab_release(tlsf_t heap, struct tlsf_slab *slab) {
 }
 
 static TLSF_NO_ASAN void partial_link(tlsf_t heap, struct tlsf_slab *slab) {
-    struct tlsf_slab **head = &heap->slabs.classes[slab->span >> TLSF_ALIGN_LOG2].partial;
+    struct tlsf_slab **head = &slab_class(heap, slab->span)->partial;
     slab->prev = NULL;
     slab->next = *head;
     if (*head != NULL) (*head)->prev = slab;
@@ -86,15 +86,15 @@ static TLSF_NO_ASAN void partial_unlink(tlsf_t heap, struct tlsf_slab *slab) {
     if (slab->prev != NULL)
         slab->prev->next = slab->next;
     else
-        heap->slabs.classes[slab->span >> TLSF_ALIGN_LOG2].partial = slab->next;
+        slab_class(heap, slab->span)->partial = slab->next;
     if (slab->next != NULL) slab->next->prev = slab->prev;
     slab->held = 0;
 }
 
 TLSF_NO_ASAN struct tlsf_slab *tlsfi_slab_refill(tlsf_t heap, size_t span) {
-    unsigned index = (unsigned)(span >> TLSF_ALIGN_LOG2);
-    struct tlsf_slab *old = heap->slabs.classes[index].current;
-    struct tlsf_slab *slab = heap->slabs.classes[index].partial;
+    struct tlsf_slab_class *class_of_span = slab_class(heap, span);
+    struct tlsf_slab *old = class_of_span->current;
+    struct tlsf_slab *slab = class_of_span->partial;
     if (slab != NULL)
         partial_unlink(heap, slab);
     else if ((slab = slab_create(heap, span)) == NULL)
@@ -102,13 +102,13 @@ TLSF_NO_ASAN struct tlsf_slab *tlsfi_slab_refill(tlsf_t heap, size_t span) {
     /* The old current slab is full: unheld, so that its next free lists it. */
     if (old != NULL) old->held = 0;
     slab->held = 1;
-    heap->slabs.classes[index].current = slab;
+    class_of_span->current = slab;
     return slab; /* a listed slab has a free object, a new one fresh ones */
 }
 
 TLSF_NO_ASAN void tlsfi_slab_settle(tlsf_t heap, struct tlsf_slab *slab) {
     if (slab->live == 0) {
-        if (slab == heap->slabs.classes[slab->span >> TLSF_ALIGN_LOG2].current) return;
+        if (slab == slab_current(heap, slab->span)) return;
         if (slab->held) partial_unlink(heap, slab);
         slab_release(heap, slab);
     } else if (!slab->held) {

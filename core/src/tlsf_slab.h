@@ -179,9 +179,14 @@ static inline TLSF_NO_ASAN int slab_serves(tlsf_t heap, size_t bytes) {
 }
 
 #if TLSF_SLABS
-/* The slab objects of span `span` are cut from now, or NULL (the invariants above). */
+/* The slabs of span `span`: its current one and its partial list (the invariants above). */
+static inline TLSF_NO_ASAN struct tlsf_slab_class *slab_class(tlsf_t heap, size_t span) {
+    return &heap->slabs.classes[span >> TLSF_ALIGN_LOG2];
+}
+
+/* The slab objects of span `span` are cut from now, or NULL. */
 static inline TLSF_NO_ASAN struct tlsf_slab *slab_current(tlsf_t heap, size_t span) {
-    return heap->slabs.classes[span >> TLSF_ALIGN_LOG2].current;
+    return slab_class(heap, span)->current;
 }
 
 /* Write the tag `word` of the object `block` (or the word after a slab's top object),
