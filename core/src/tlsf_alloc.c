@@ -393,7 +393,7 @@ static TLSF_NOINLINE TLSF_NO_ASAN void free_object_checking_next(tlsf_t heap, vo
 static TLSF_LIST_PATH TLSF_NO_ASAN void free_object(tlsf_t heap, void *ptr, size_t word) {
     if (TLSF_CHECKS >= 1 && (word & SLAB_MISUSE_FLAGS) != 0) {
         free_object_misused(heap, ptr, word);
-    } else if (!slab_tag_word_intact(heap, block_from_ptr(ptr), word)) {
+    } else if (!slab_tag_intact(heap, block_from_ptr(ptr), word)) {
         tlsfi_report(heap, MISUSE_UNSEALED, ptr);
     } else if (!slab_next_is_sibling(ptr, word)) {
         free_object_checking_next(heap, ptr, word);

@@ -70,10 +70,10 @@
  * the flush of empty current slabs loops, over the SLAB_CLASSES spans.
  *
  * Below: plain TLSF only (tlsfi_take_aligned for a slab's memory, tlsfi_release to give an
- * empty slab back). The door, from above: tlsf_alloc.c calls slab_serves, slab_pop,
- * slab_take_fresh and slab_malloc at the top of malloc, slab_object, slab_tag_intact,
- * slab_next_is_sibling and slab_free at the top of free, slab_object in realloc and
- * tlsf_usable_size, and
+ * empty slab back). The door, from above: tlsf_alloc.c calls slab_serves,
+ * slab_request_span, slab_current, slab_pop, slab_take_fresh and slab_malloc at the top of
+ * malloc, slab_object, slab_tag_intact, slab_next_is_sibling and slab_free at the top of
+ * free, slab_object in realloc and tlsf_usable_size, and
  * slab_release_empty where a request the lists cannot serve drains the cache;
  * tlsf_configure.c switches slabs on and off; tlsf_inspect.c calls the walk and the checks.
  */
@@ -195,15 +195,10 @@ static inline TLSF_NO_ASAN void slab_set_tag(tlsf_t heap, block_t *block, size_t
     header_set_word(heap, block, word, slab_site(heap, block));
 }
 
-/* Does the object `block`'s tag carry its slab's seal (always, below TLSF_CHECKS 2)? (An
- * object's tag fails block_header_intact, which seals at the block's own address.) */
-static inline TLSF_NO_ASAN int slab_tag_intact(tlsf_t heap, block_t *block) {
-    return header_sealed_at(heap, block, slab_site(heap, block));
-}
-
-/* The same question for the object `block` whose tag `word` the caller has already read
- * (free's dispatch did), so that it is not loaded again. */
-static inline TLSF_NO_ASAN int slab_tag_word_intact(tlsf_t heap, block_t *block, size_t word) {
+/* Does the tag `word` of the object `block`, as the caller read it, carry its slab's seal
+ * (always, below TLSF_CHECKS 2)? (An object's tag fails block_header_intact, which seals at
+ * the block's own address.) */
+static inline TLSF_NO_ASAN int slab_tag_intact(tlsf_t heap, block_t *block, size_t word) {
     return word_sealed_at(heap, block, word, slab_site(heap, block));
 }
 
@@ -230,7 +225,8 @@ static inline TLSF_NO_ASAN int slab_object(size_t word) {
 /* Why the pop of the freed object `block` found its link unsound: its tag lost its seal (a
  * corrupt block), or the link itself was damaged (a corrupt list). */
 static inline TLSF_NO_ASAN tlsf_error_t slab_pop_damage(tlsf_t heap, block_t *block) {
-    return slab_tag_intact(heap, block) ? TLSF_ERROR_CORRUPT_LIST : TLSF_ERROR_CORRUPT_BLOCK;
+    return slab_tag_intact(heap, block, *slot_size(block)) ? TLSF_ERROR_CORRUPT_LIST
+                                                           : TLSF_ERROR_CORRUPT_BLOCK;
 }
 
 /* The object `block` of slab `slab` (span `span`), popped or fresh, whose tag is `tag`,
