@@ -15,6 +15,18 @@
 #ifndef PAGE_HEAP_GUARD
 #define PAGE_HEAP_GUARD 1
 #endif
+/* How malloc finds a free object of a page:
+ *   0  the bitmap of free objects: the lowest one, two bit scans (the first version);
+ *   1  a free list through the freed objects (LIFO, as the library's slabs), its links
+ *      encoded as the library encodes its cache's and slabs' links (a multiply by the key,
+ *      checked on every pop), and a bump pointer for the objects never handed out; the
+ *      bitmap then only marks the objects in use, so that a double free is still refused
+ *      (a freed object's own bytes are the user's to damage: they cannot tell).
+ * Both keep every check; 1 asks what the bit scans and the eager bitmap cost (and measures
+ * more: docs/benchmarks.md, "A design study"). */
+#ifndef PAGE_HEAP_LISTS
+#define PAGE_HEAP_LISTS 0
+#endif
 
 enum {
     PAGE_LOG2 = 14,
@@ -27,24 +39,30 @@ enum {
 /*
  * A page's descriptor: 256 bytes on 64-bit targets, so that the table is indexed by a
  * shift. Invariants:
- * span == 0 for a stretch of the pool that is no page; otherwise bit i of bits is set iff
- * object i (i < capacity) is free, never for i >= capacity; bit w of summary is set iff
- * bits[w] != 0; used counts the objects in use; the page is on its class's list (current,
- * next, prev) iff it has a free object.
+ * span == 0 for a stretch of the pool that is no page; otherwise used counts the objects
+ * in use, and the page is on its class's list (current, next, prev) iff it has a free
+ * object. With the bitmap (PAGE_HEAP_LISTS 0) bit i of bits is set iff object i
+ * (i < capacity) is free, never for i >= capacity, and bit w of summary is set iff
+ * bits[w] != 0. With free lists, bit i of bits is set iff object i is in use; `free` lists
+ * the freed objects (each holds the encoded link to the next, link_encode), and the
+ * objects from `fresh` up to `end` were never handed out.
  */
 typedef struct page {
     uint64_t summary;
     uint32_t span;
-    uint32_t magic; /* ceil(2^32 / span): see page_heap_free */
+    uint32_t magic; /* ceil(2^32 / span): see object_index */
     uint32_t capacity;
     uint32_t used;
     struct page *next, *prev;
     unsigned char *start;
     uint32_t cls;
     uint32_t unused;
+    void *free;                 /* PAGE_HEAP_LISTS: the last freed object, or NULL */
+    unsigned char *fresh, *end; /* PAGE_HEAP_LISTS: the objects never handed out */
     uint64_t bits[BITMAP_WORDS];
-    uint64_t pad[(256 - 56 - 8 * BITMAP_WORDS) / 8];
+    uint64_t pad[(256 - 80 - 8 * BITMAP_WORDS) / 8];
 } page;
+typedef char page_size_check[(sizeof(void *) != 8 || sizeof(page) == 256) ? 1 : -1];
 
 struct page_heap {
     uintptr_t base;    /* the pool's start rounded down to PAGE_BYTES */
@@ -53,6 +71,8 @@ struct page_heap {
     page *current[CLASS_COUNT]; /* each class's list of pages with a free object */
     tlsf_t tlsf;
     uintptr_t key;
+    uintptr_t key_inverse; /* key * key_inverse == 1 (mod 2^64): link_decode */
+    uintptr_t link_mask;   /* the bits no sound link has: alignment, and above the pool */
     size_t refusals;
     size_t used_bytes, peak_bytes, malloc_count, free_count;
 };
@@ -83,9 +103,43 @@ static inline int guard_intact(const page_heap *heap, void *object, size_t span)
 #endif
 }
 
+#if PAGE_HEAP_LISTS
+/* A freed object's link, as the library stores its cache's and slabs' (tlsf_seal.h):
+ * multiplied by the key and bound to its own address, so that a use-after-free write that
+ * changes it decodes, but for a chance of 2^-(masked bits), to an address with a masked
+ * bit set, which the pop refuses. */
+static inline uintptr_t link_encode(const page_heap *heap, void *slot, void *next) {
+    return ((uintptr_t)next * heap->key) ^ (uintptr_t)slot;
+}
+static inline void *link_decode(const page_heap *heap, void *slot, int *sound) {
+    uintptr_t next = (*(uintptr_t *)slot ^ (uintptr_t)slot) * heap->key_inverse;
+    *sound = (next & heap->link_mask) == 0;
+    return (void *)next;
+}
+
+/* With free lists, the bit of an object in use is that of its first 16-byte granule of the
+ * page: no division to find it, and a pointer into an object (or between objects) names a
+ * granule whose bit is clear, so the test that refuses a double free refuses it too. */
+static inline uint32_t granule(uintptr_t address) {
+    return (uint32_t)((address & (PAGE_BYTES - 1)) / SPAN_STEP);
+}
+
+#else
 static inline unsigned lowest_bit(uint64_t word) {
     return (unsigned)__builtin_ctzll(word);
 }
+
+/* The index of the object at `offset` bytes into page `pg`, or `pg->capacity` if no object
+ * starts there: offset * ceil(2^32 / span) has the quotient in its high half and a low half
+ * below the multiplier exactly when the span divides the offset (the multiplier exceeds
+ * 2^32 / span by less than 1, and 2^32 / span exceeds every offset, below 2^14, for spans
+ * below 2^18). */
+static inline uint32_t object_index(const page *pg, uint32_t offset) {
+    uint64_t product = (uint64_t)offset * pg->magic;
+    uint32_t index = (uint32_t)(product >> 32);
+    return (uint32_t)product < pg->magic && index < pg->capacity ? index : pg->capacity;
+}
+#endif
 
 page_heap *page_heap_create(void *memory, size_t bytes) {
     page_heap *heap = (page_heap *)calloc(1, sizeof(page_heap));
@@ -96,6 +150,17 @@ page_heap *page_heap_create(void *memory, size_t bytes) {
     heap->pages = (page *)calloc((heap->span_bytes >> PAGE_LOG2) + 1, sizeof(page));
     heap->tlsf = tlsf_create_with_pool(memory, bytes);
     heap->key = (uintptr_t)heap * (uintptr_t)0x9E3779B1u | 1; /* odd, differs per heap */
+    /* Newton's iteration for the inverse modulo 2^64: each step doubles the correct low
+     * bits, from the 3 that key * key == 1 (mod 8) gives (5 steps: 96 > 64). */
+    heap->key_inverse = heap->key;
+    for (int step = 0; step < 5; ++step)
+        heap->key_inverse *= 2 - heap->key * heap->key_inverse;
+    {
+        uintptr_t above = 1;
+        while (above != 0 && above < end)
+            above <<= 1;
+        heap->link_mask = (above != 0 ? ~(above - 1) : 0) | (uintptr_t)(SPAN_STEP - 1);
+    }
     if (heap->pages == NULL || heap->tlsf == NULL) {
         page_heap_destroy(heap);
         return NULL;
@@ -195,14 +260,36 @@ static __attribute__((noinline)) page *page_new(page_heap *heap, unsigned cls) {
     pg->capacity = PAGE_BYTES / pg->span;
     pg->start = memory;
     pg->cls = cls;
+#if PAGE_HEAP_LISTS
+    (void)i; /* every object fresh, none in use: no bit to set */
+    pg->fresh = memory;
+    pg->end = memory + (size_t)pg->capacity * pg->span;
+#else
     for (i = 0; i < pg->capacity; i += 64) {
         uint32_t left = pg->capacity - i;
         pg->bits[i / 64] = left >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << left) - 1;
         pg->summary |= UINT64_C(1) << (i / 64);
     }
+#endif
     list_push(heap, pg);
     return pg;
 }
+
+static __attribute__((noinline)) void refuse(page_heap *heap) {
+    heap->refusals++;
+}
+
+#if PAGE_HEAP_LISTS
+/* The free list of page `pg` has a damaged link (a write after free): refused, and the
+ * list dropped (its objects stay out of use, as the library's slabs leave them); the
+ * request takes the page's fresh objects or another page. */
+static __attribute__((noinline)) void *malloc_damaged(page_heap *heap, page *pg, unsigned cls) {
+    refuse(heap);
+    pg->free = NULL;
+    if (pg->fresh == pg->end) list_unlink(heap, pg);
+    return page_heap_malloc(heap, cls * SPAN_STEP - GUARD_BYTES);
+}
+#endif
 
 static __attribute__((noinline)) void *malloc_new_page(page_heap *heap, unsigned cls) {
     size_t bytes = cls * SPAN_STEP - GUARD_BYTES;
@@ -216,6 +303,28 @@ void *page_heap_malloc(page_heap *heap, size_t bytes) {
         page *pg;
         cls += cls == 0;
         pg = heap->current[cls];
+#if PAGE_HEAP_LISTS
+        if (pg != NULL) {
+            /* The last freed object, else the next fresh one: a page on the list has one. */
+            unsigned char *object = (unsigned char *)pg->free;
+            uint32_t index;
+            if (object != NULL) {
+                int sound;
+                void *below = link_decode(heap, object, &sound);
+                if (!sound) return malloc_damaged(heap, pg, cls);
+                pg->free = below;
+            } else {
+                object = pg->fresh;
+                pg->fresh = object + pg->span;
+            }
+            if (pg->free == NULL && pg->fresh == pg->end) list_unlink(heap, pg); /* full */
+            index = granule((uintptr_t)object);
+            pg->bits[index >> 6] |= UINT64_C(1) << (index & 63);
+            pg->used++;
+            count_malloc(heap, pg->span);
+            return guarded(heap, object, pg->span);
+        }
+#else
         if (pg != NULL) {
             /* The lowest free object: a page on the list has one (summary != 0). */
             uint64_t summary = pg->summary;
@@ -233,13 +342,10 @@ void *page_heap_malloc(page_heap *heap, size_t bytes) {
             count_malloc(heap, pg->span);
             return guarded(heap, pg->start + (size_t)((w << 6) | b) * pg->span, pg->span);
         }
+#endif
         return malloc_new_page(heap, cls);
     }
     return malloc_large(heap, bytes);
-}
-
-static __attribute__((noinline)) void refuse(page_heap *heap) {
-    heap->refusals++;
 }
 
 /* An emptied page goes back to the TLSF heap, unless it is its class's only page with a
@@ -255,8 +361,8 @@ static __attribute__((noinline)) void page_emptied(page_heap *heap, page *pg) {
 void page_heap_free(page_heap *heap, void *ptr) {
     uintptr_t off = (uintptr_t)ptr - heap->base;
     page *pg;
-    uint64_t product, word, bit;
-    uint32_t offset, index;
+    uint64_t word, bit;
+    uint32_t index;
     if (off >= heap->span_bytes) {
         if (ptr != NULL) refuse(heap); /* foreign */
         return;
@@ -266,14 +372,17 @@ void page_heap_free(page_heap *heap, void *ptr) {
         tlsf_free(heap->tlsf, ptr); /* a TLSF block: its header is checked there */
         return;
     }
-    /* The object's index: offset * ceil(2^32 / span) has the quotient in its high half
-     * and a low half below the multiplier exactly when the span divides the offset (the
-     * multiplier exceeds 2^32 / span by less than 1, and 2^32 / span exceeds every offset,
-     * below 2^14, for spans below 2^18). */
-    offset = (uint32_t)(off & (PAGE_BYTES - 1));
-    product = (uint64_t)offset * pg->magic;
-    index = (uint32_t)(product >> 32);
-    if ((uint32_t)product >= pg->magic || index >= pg->capacity) {
+#if PAGE_HEAP_LISTS
+    index = granule((uintptr_t)ptr);
+    word = pg->bits[index >> 6];
+    bit = UINT64_C(1) << (index & 63);
+    if ((off & (SPAN_STEP - 1)) != 0 || !(word & bit)) {
+        refuse(heap); /* no object in use starts there: interior, a double free, never handed out */
+        return;
+    }
+#else
+    index = object_index(pg, (uint32_t)(off & (PAGE_BYTES - 1)));
+    if (index == pg->capacity) {
         refuse(heap); /* not an object's start */
         return;
     }
@@ -283,15 +392,22 @@ void page_heap_free(page_heap *heap, void *ptr) {
         refuse(heap); /* double free */
         return;
     }
+#endif
     if (!guard_intact(heap, ptr, pg->span)) {
         refuse(heap); /* written past its end */
         return;
     }
-    pg->bits[index >> 6] = word | bit;
+    pg->bits[index >> 6] = word ^ bit;
+#if PAGE_HEAP_LISTS
+    if (pg->free == NULL && pg->fresh == pg->end) list_push(heap, pg); /* was full */
+    *(uintptr_t *)ptr = link_encode(heap, ptr, pg->free);
+    pg->free = ptr;
+#else
     if (word == 0) {
         if (pg->summary == 0) list_push(heap, pg); /* was full */
         pg->summary |= UINT64_C(1) << (index >> 6);
     }
+#endif
     count_free(heap, pg->span);
     if (--pg->used == 0) page_emptied(heap, pg);
 }

@@ -17,18 +17,21 @@
  *     reaches user bytes only, no metadata the allocator trusts;
  *   - a descriptor holds a bitmap of free objects (1024 bits, the most a page holds) and a
  *     summary word (bit w: word w of the bitmap has a free object); malloc takes the lowest
- *     free object with two bit scans, free sets its bit;
+ *     free object with two bit scans, free sets its bit; the variant built with
+ *     PAGE_HEAP_LISTS=1 keeps a free list through the freed objects instead (links encoded
+ *     and checked as the library's slabs keep theirs) and hands out never-used objects in
+ *     address order, its bitmap marking the objects in use by their first 16 bytes;
  *   - free recognises what the library's checks recognise, in O(1): a pointer outside the
  *     pool or not at an object's start (interior, foreign: the offset in the page must be
  *     an exact multiple of the span, tested with one multiplication), and a double free
  *     (the object's bit is already set); everything else (larger requests, pointers that
  *     are not in a page) is the TLSF heap's, with its own checks.
  *
- * Every operation is bounded: malloc and free take two bit scans, one bitmap word and one
- * descriptor; a page that fills leaves its class's list of pages with free objects, one that
- * empties goes back to the TLSF heap (a doubly linked list: O(1) either way); making a page
- * sets at most 16 bitmap words, and a request the TLSF heap cannot serve first gives back
- * the empty pages kept one per class (a pass over the 66 classes).
+ * Every operation is bounded: malloc and free take two bit scans (with free lists: a pop or
+ * a push), one bitmap word and one descriptor; a page that fills leaves its class's list of pages
+ * with free objects, one that empties goes back to the TLSF heap (a doubly linked list: O(1) either
+ * way); making a page sets at most 16 bitmap words, and a request the TLSF heap cannot serve first
+ * gives back the empty pages kept one per class (a pass over the 66 classes).
  */
 #ifndef PAGE_HEAP_H
 #define PAGE_HEAP_H

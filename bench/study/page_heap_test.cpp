@@ -91,6 +91,40 @@ TEST_F(PageHeap, ADoubleFreeIsRefusedAndTheBlockIsHandedOutOnce) {
     EXPECT_EQ(page_heap_refusals(heap), 1u);
 }
 
+TEST_F(PageHeap, APointerOffTheGranulesOrToAnObjectNeverHandedOutIsRefused) {
+    // 64 bytes and the guard word take a span of 80: the first object of a new page, and
+    // the next one never handed out yet.
+    auto *p = static_cast<unsigned char *>(page_heap_malloc(heap, 64));
+    ASSERT_NE(p, nullptr);
+    page_heap_free(heap, p + 8);
+    page_heap_free(heap, p + 80);
+    EXPECT_EQ(page_heap_refusals(heap), 2u);
+    void *q = page_heap_malloc(heap, 64);
+    EXPECT_EQ(q, static_cast<void *>(p + 80));
+    page_heap_free(heap, q);
+    page_heap_free(heap, p);
+    EXPECT_EQ(page_heap_refusals(heap), 2u);
+}
+
+#if PAGE_HEAP_LISTS
+TEST_F(PageHeap, AWriteAfterFreeIntoALinkIsRefusedByThePop) {
+    auto *a = static_cast<unsigned char *>(page_heap_malloc(heap, 40));
+    auto *b = static_cast<unsigned char *>(page_heap_malloc(heap, 40));
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(b, nullptr);
+    page_heap_free(heap, a);
+    page_heap_free(heap, b); // b heads the free list; its first word links to a
+    b[3] ^= 0x10;
+    void *c = page_heap_malloc(heap, 40);
+    EXPECT_EQ(page_heap_refusals(heap), 1u);
+    // The damaged list is dropped: neither of its objects is handed out again.
+    EXPECT_NE(c, static_cast<void *>(a));
+    EXPECT_NE(c, static_cast<void *>(b));
+    page_heap_free(heap, c);
+    EXPECT_EQ(page_heap_refusals(heap), 1u);
+}
+#endif
+
 TEST_F(PageHeap, ForeignPointersAreRefusedAndNullIsIgnored) {
     int on_stack = 0;
     std::vector<int> elsewhere(16);
