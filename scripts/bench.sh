@@ -23,8 +23,9 @@
 #   headline.txt           each target, its figure and whether it is met (printed last,
 #                          bench/host/headline.py)
 # Every comparison runs side by side in one process (the machine this was written on is
-# shared and noisy) and is reported relative to glibc. jemalloc, mimalloc and tcmalloc
-# are optional: whichever is missing is skipped with a note.
+# shared and noisy) and is reported relative to glibc. jemalloc, mimalloc, tcmalloc and
+# scudo (LLVM's hardened allocator, from clang's runtime) are optional: whichever is
+# missing is skipped with a note.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

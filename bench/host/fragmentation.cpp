@@ -238,7 +238,7 @@ int main(int argc, char **argv) {
     }
 
     std::vector<std::string> notes = {
-        "libc, jemalloc, tcmalloc: no way to confine them to a fixed region, not measured"};
+        "libc, jemalloc, tcmalloc, scudo: no way to confine them to a fixed region, not measured"};
     mimalloc_arena mi_small(mimalloc, std::size_t{1} << 20);
     if (!mi_small.usable()) notes.push_back("mimalloc at 1 MiB: " + mi_small.why());
 

@@ -34,6 +34,9 @@ struct peer_recipe {
 #ifndef TLSF_BENCH_TCMALLOC_LIBRARY
 #define TLSF_BENCH_TCMALLOC_LIBRARY nullptr
 #endif
+#ifndef TLSF_BENCH_SCUDO_LIBRARY
+#define TLSF_BENCH_SCUDO_LIBRARY nullptr
+#endif
 
 constexpr peer_recipe kRecipes[] = {
     // Debian builds jemalloc without a prefix: its malloc/free *are* the entry points,
@@ -42,6 +45,10 @@ constexpr peer_recipe kRecipes[] = {
     {"mimalloc", TLSF_BENCH_MIMALLOC_LIBRARY, "mi_malloc", "mi_free"},
     // tcmalloc_minimal: tcmalloc without the heap profiler and checker hooks.
     {"tcmalloc", TLSF_BENCH_TCMALLOC_LIBRARY, "tc_malloc", "tc_free"},
+    // scudo (LLVM's standalone hardened allocator, as Android uses it): every chunk header
+    // checksummed, a double free or a foreign pointer refused (it aborts). Its malloc/free
+    // are found in its own library, as jemalloc's are.
+    {"scudo", TLSF_BENCH_SCUDO_LIBRARY, "malloc", "free"},
 };
 
 // The shared object that provides the process-wide `malloc`.
