@@ -36,7 +36,8 @@ colour(name) = \
     name eq "pmr(monotonic)" ? "#ff9f4a" : \
     name eq "jemalloc" ? "#2ca02c" : \
     name eq "mimalloc" ? "#9467bd" : \
-    name eq "tcmalloc" ? "#8c564b" : "#e377c2"
+    name eq "tcmalloc" ? "#8c564b" : \
+    name eq "scudo" ? "#bcbd22" : "#e377c2"
 do for [group in "c_api stl chess"] {
     f = results . "/ratios_" . group . ".csv"
     if (file_exists(f)) {
