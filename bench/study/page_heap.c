@@ -71,8 +71,8 @@ struct page_heap {
     page *current[CLASS_COUNT]; /* each class's list of pages with a free object */
     tlsf_t tlsf;
     uintptr_t key;
-    uintptr_t key_inverse; /* key * key_inverse == 1 (mod 2^64): link_decode */
-    uintptr_t link_mask;   /* the bits no sound link has: alignment, and above the pool */
+    uintptr_t key_inverse; /* PAGE_HEAP_LISTS: key * key_inverse == 1 (mod 2^64) */
+    uintptr_t link_mask;   /* PAGE_HEAP_LISTS: the bits no sound link has (link_decode) */
     size_t refusals;
     size_t used_bytes, peak_bytes, malloc_count, free_count;
 };
@@ -150,6 +150,7 @@ page_heap *page_heap_create(void *memory, size_t bytes) {
     heap->pages = (page *)calloc((heap->span_bytes >> PAGE_LOG2) + 1, sizeof(page));
     heap->tlsf = tlsf_create_with_pool(memory, bytes);
     heap->key = (uintptr_t)heap * (uintptr_t)0x9E3779B1u | 1; /* odd, differs per heap */
+#if PAGE_HEAP_LISTS                                           /* the links' key inverse and mask */
     /* Newton's iteration for the inverse modulo 2^64: each step doubles the correct low
      * bits, from the 3 that key * key == 1 (mod 8) gives (5 steps: 96 > 64). */
     heap->key_inverse = heap->key;
@@ -161,6 +162,7 @@ page_heap *page_heap_create(void *memory, size_t bytes) {
             above <<= 1;
         heap->link_mask = (above != 0 ? ~(above - 1) : 0) | (uintptr_t)(SPAN_STEP - 1);
     }
+#endif
     if (heap->pages == NULL || heap->tlsf == NULL) {
         page_heap_destroy(heap);
         return NULL;
@@ -249,7 +251,6 @@ static __attribute__((noinline)) void *malloc_large(page_heap *heap, size_t byte
 static __attribute__((noinline)) page *page_new(page_heap *heap, unsigned cls) {
     unsigned char *memory = (unsigned char *)tlsf_memalign(heap->tlsf, PAGE_BYTES, PAGE_BYTES);
     page *pg;
-    uint32_t i;
     if (memory == NULL && release_kept_pages(heap))
         memory = (unsigned char *)tlsf_memalign(heap->tlsf, PAGE_BYTES, PAGE_BYTES);
     if (memory == NULL) return NULL;
@@ -261,11 +262,11 @@ static __attribute__((noinline)) page *page_new(page_heap *heap, unsigned cls) {
     pg->start = memory;
     pg->cls = cls;
 #if PAGE_HEAP_LISTS
-    (void)i; /* every object fresh, none in use: no bit to set */
+    /* Every object fresh, none in use: no bit to set. */
     pg->fresh = memory;
     pg->end = memory + (size_t)pg->capacity * pg->span;
 #else
-    for (i = 0; i < pg->capacity; i += 64) {
+    for (uint32_t i = 0; i < pg->capacity; i += 64) {
         uint32_t left = pg->capacity - i;
         pg->bits[i / 64] = left >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << left) - 1;
         pg->summary |= UINT64_C(1) << (i / 64);
