@@ -173,6 +173,20 @@
 #define TLSF_CACHE_TAG_ 0
 #endif
 
+/*
+ * TLSF_ABI_VARIANT: the name of a build of the core for another API, which ends the tag of
+ * every symbol it keeps tagged with `_v<name>`. compat/mattconte compiles the core with
+ * mattconte/tlsf's plain link symbols and sets `mc` (docs/mattconte.md): its other symbols
+ * (the additions of tlsf.h, the internals) then never clash with the library's, even where
+ * both have the same settings, so one program may link both. Not defined: the library
+ * itself, no variant in the tag.
+ */
+#ifdef TLSF_ABI_VARIANT
+#define TLSF_LAST_TAG_ TLSF_PASTE_(TLSF_PASTE_(TLSF_CACHE_TAG_, _v), TLSF_ABI_VARIANT)
+#else
+#define TLSF_LAST_TAG_ TLSF_CACHE_TAG_
+#endif
+
 /* Configuration tag appended to every symbol of the library, public (tlsf.h) and internal
  * (core/src/tlsf_internal.h): a program and a library built with different settings do
  * not link (see tlsf_config.h). */
@@ -181,6 +195,6 @@
 #define TLSF_ABI_TAG_(p, a, s, m, st, ck, ca) TLSF_TAG_(p, a, s, m, st, ck, ca)
 #define TLSF_ABI_NAME(name)                                                                        \
     TLSF_ABI_TAG_(name##_a, TLSF_ALIGN_LOG2, TLSF_SL_INDEX_LOG2, TLSF_MAX_BLOCK_LOG2, TLSF_STATS,  \
-                  TLSF_CHECKS, TLSF_CACHE_TAG_)
+                  TLSF_CHECKS, TLSF_LAST_TAG_)
 
 #endif /* TLSF_ABI_H */
