@@ -39,11 +39,14 @@ cpp_suites="tlsf_cpp_test tlsf_cpp_misuse_test tlsf_cpp_global_new_test tlsf_cpp
 # on a 32-bit host: the hardening tests and the fuzzer's adversary on the code the image runs.
 m4layout="-DTLSF_ALIGN_LOG2=3 -DTLSF_SL_INDEX_LOG2=4 -DTLSF_MAX_BLOCK_LOG2=28 -DTLSF_CHECKS=2 -DTLSF_CACHE=0"
 cpp_tsan_suites="tlsf_cpp_test tlsf_cpp_sanitizer_new_test heap_threads_stress"
+# The mattconte layer's tests and programs (label compat; test/compat), for m32: mattconte's
+# 32-bit granule and the layer's level-1 checks there.
+compat_suites="tlsf_compat_tests compat_link_c compat_link_cxx compat_dlsym compat_native_probe example_mattconte_heaps"
 configs=(
   "gcc|-DCMAKE_BUILD_TYPE=Release -DTLSF_BUILD_M4=ON||"
   "clang-cxx20|-DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_STANDARD=20 $quick||"
   "asan-ubsan-checked|-DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSF_SANITIZE=address,undefined -DTLSF_CHECKS=2 -DTLSF_FILL=1 $quick||"
-  "m32|-DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE=$root/cmake/i386-linux.cmake -DTLSF_GTEST_FROM_SOURCE=ON|tlsf_core_tests $cpp_suites fuzz_replay|core|cpp|adversary"
+  "m32|-DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE=$root/cmake/i386-linux.cmake -DTLSF_GTEST_FROM_SOURCE=ON|tlsf_core_tests $cpp_suites fuzz_replay $compat_suites|core|cpp|adversary|compat"
   "m32-m4layout|-DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE=$root/cmake/i386-linux.cmake -DTLSF_GTEST_FROM_SOURCE=ON $m4layout|tlsf_core_tests fuzz_replay|core|adversary"
   "portable-small|-DCMAKE_BUILD_TYPE=Release -DTLSF_USE_BUILTIN_BITSCAN=0 -DTLSF_SL_INDEX_LOG2=3 -DTLSF_MAX_BLOCK_LOG2=20 -DTLSF_CODE=0|tlsf_core_tests|core"
   "lean|-DCMAKE_BUILD_TYPE=Release -DTLSF_STATS=0 -DTLSF_CHECKS=0|tlsf_core_tests|core"
