@@ -250,7 +250,7 @@ TEST(CompatPeers, PoolsAddedAndRemoved) {
         ASSERT_EQ(tlsf_check(heap), 0);
         ASSERT_EQ(tlsf_check_pool(pool), 0);
     }
-    for (int round = 0; round < 3; ++round) {
+    for (std::size_t round = 0; round < 3; ++round) {
         // Fill the heap with small blocks: each lies in exactly one pool.
         std::vector<void *> blocks;
         std::vector<std::size_t> per_pool(pools.size());
